@@ -1,0 +1,171 @@
+// Typed errors carry what the user needs to act; exitCodeFor() is the one place that maps them
+// to the exit codes of the CLI contract.
+
+export class CliError extends Error {
+  /** Stable machine-readable code shown to the user (and in `{"error":{...}}` output). */
+  readonly code: string;
+  /** Optional next step, printed after the message. */
+  readonly hint: string | undefined;
+
+  constructor(message: string, opts: { code?: string; hint?: string; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.code = opts.code ?? 'error';
+    this.hint = opts.hint;
+  }
+}
+
+/** Bad flags, arguments or input, or a confirmation that was refused or impossible. Exit 2. */
+export class UsageError extends CliError {
+  constructor(message: string, opts: { code?: string; hint?: string } = {}) {
+    super(message, { code: opts.code ?? 'usage_error', ...(opts.hint ? { hint: opts.hint } : {}) });
+  }
+}
+
+/** No API key is available (before any request). Exit 3. */
+export class AuthMissingError extends CliError {
+  constructor(message = 'no API key configured', hint = 'run proxyctl login or set PROXYCTL_API_KEY') {
+    super(message, { code: 'api_key_missing', hint });
+  }
+}
+
+export interface ApiErrorFields {
+  status: number;
+  code: string;
+  type?: string | undefined;
+  message: string;
+  requestId?: string | undefined;
+  required?: number | undefined;
+  documentationUrl?: string | undefined;
+  /** Seconds the server asked us to wait (Retry-After on 429). */
+  retryAfter?: number | undefined;
+  /** The raw `error` object of the envelope, passed through verbatim in JSON mode. */
+  raw?: Record<string, unknown> | undefined;
+}
+
+/** An error response from the API. Branch on `status` and `code`, never on `type`. */
+export class ApiError extends CliError {
+  readonly status: number;
+  readonly type: string | undefined;
+  readonly requestId: string | undefined;
+  readonly required: number | undefined;
+  readonly retryAfter: number | undefined;
+  readonly raw: Record<string, unknown> | undefined;
+
+  constructor(f: ApiErrorFields, hint?: string) {
+    super(f.message, { code: f.code, ...(hint ? { hint } : {}) });
+    this.status = f.status;
+    this.type = f.type;
+    this.requestId = f.requestId;
+    this.required = f.required;
+    this.retryAfter = f.retryAfter;
+    this.raw = f.raw;
+  }
+}
+
+/** The request never got a usable answer: refused, reset, DNS, timeout, unparsable body. Exit 9. */
+export class NetworkError extends CliError {
+  /** True when the request provably never reached the server (safe to retry anything). */
+  readonly notSent: boolean;
+  constructor(message: string, opts: { code?: string; notSent?: boolean; hint?: string; cause?: unknown } = {}) {
+    super(message, { code: opts.code ?? 'network_error', ...(opts.hint ? { hint: opts.hint } : {}), cause: opts.cause });
+    this.notSent = opts.notSent ?? false;
+  }
+}
+
+/** Ctrl-C. Exit 130. */
+export class InterruptedError extends CliError {
+  constructor(message = 'interrupted') {
+    super(message, { code: 'interrupted' });
+  }
+}
+
+export interface ItemOutcome {
+  item: string;
+  ok: boolean;
+  error?: { code: string; message: string; requestId?: string | undefined } | undefined;
+}
+
+/** A bulk command where some items succeeded and some failed. Exit 10. */
+export class PartialFailureError extends CliError {
+  readonly outcomes: ItemOutcome[];
+  constructor(message: string, outcomes: ItemOutcome[]) {
+    super(message, { code: 'partial_failure' });
+    this.outcomes = outcomes;
+  }
+}
+
+/** A webhook signature that does not match. Exit 11. */
+export class SignatureError extends CliError {
+  constructor(message = 'webhook signature does not match') {
+    super(message, { code: 'signature_invalid' });
+  }
+}
+
+/** The contract's exit codes, in one place. */
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  permission: 4,
+  notFound: 5,
+  insufficientBalance: 6,
+  rateLimited: 7,
+  conflict: 8,
+  unavailable: 9,
+  partialFailure: 10,
+  signatureInvalid: 11,
+  interrupted: 130,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+function exitCodeForStatus(status: number): ExitCodeValue {
+  if (status === 400 || status === 422) return ExitCode.usage;
+  if (status === 401) return ExitCode.auth;
+  if (status === 402) return ExitCode.insufficientBalance;
+  if (status === 403) return ExitCode.permission;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 409) return ExitCode.conflict;
+  if (status === 429) return ExitCode.rateLimited;
+  if (status >= 500) return ExitCode.unavailable;
+  return ExitCode.unexpected;
+}
+
+export function exitCodeFor(err: unknown): ExitCodeValue {
+  if (err instanceof ApiError) return exitCodeForStatus(err.status);
+  if (err instanceof UsageError) return ExitCode.usage;
+  if (err instanceof AuthMissingError) return ExitCode.auth;
+  if (err instanceof NetworkError) return ExitCode.unavailable;
+  if (err instanceof InterruptedError) return ExitCode.interrupted;
+  if (err instanceof PartialFailureError) return ExitCode.partialFailure;
+  if (err instanceof SignatureError) return ExitCode.signatureInvalid;
+  return ExitCode.unexpected;
+}
+
+/** The `{"error":{...}}` object printed on stderr in JSON mode. */
+export function errorObject(err: unknown): { error: Record<string, unknown> } {
+  if (err instanceof ApiError) {
+    return {
+      error: {
+        ...(err.raw ?? {}),
+        status: err.status,
+        code: err.code,
+        message: err.message,
+        ...(err.type !== undefined ? { type: err.type } : {}),
+        ...(err.requestId !== undefined ? { requestId: err.requestId } : {}),
+        ...(err.required !== undefined ? { required: err.required } : {}),
+        ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
+      },
+    };
+  }
+  if (err instanceof PartialFailureError) {
+    return { error: { code: err.code, message: err.message, items: err.outcomes } };
+  }
+  if (err instanceof CliError) {
+    return { error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { error: { code: 'unexpected_error', message } };
+}

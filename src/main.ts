@@ -1,0 +1,119 @@
+// main(argv, io) → exit code. Builds the commander tree, runs one command, and turns whatever
+// it threw into the contract's exit code and a message on stderr. Never touches `process`.
+import { Command, CommanderError, Option } from 'commander';
+import type { IO } from './io.js';
+import { shouldColor } from './io.js';
+import { OUTPUT_FORMATS, resolveGlobals } from './context.js';
+import type { GlobalOptions } from './context.js';
+import { ApiError, CliError, ExitCode, InterruptedError, exitCodeFor, errorObject } from './errors.js';
+import { VERSION } from './version.js';
+import type { Runtime } from './commands/action.js';
+import { examples } from './commands/action.js';
+import { registerCommands } from './commands/index.js';
+
+export interface MainOptions {
+  /** Aborted on SIGINT by src/cli.ts. */
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+export function buildProgram(rt: Runtime): Command {
+  const { io } = rt;
+  const program = new Command('proxyctl');
+  program
+    .description('Buy and manage Reseller Proxy API units, catalogue, account and webhooks.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showSuggestionAfterError(true)
+    .option('--profile <name>', 'stored profile to use (env PROXYCTL_PROFILE)')
+    .option('--base-url <url>', 'API base URL, without /api/reseller/v1 (env PROXYCTL_BASE_URL)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices([...OUTPUT_FORMATS]))
+    .option('--json', 'same as -o json')
+    .option('--no-color', 'disable colour (also NO_COLOR; FORCE_COLOR forces it)')
+    .option('-q, --quiet', 'only data on stdout, no notices')
+    .option('--debug', 'HTTP trace on stderr, API key redacted (env PROXYCTL_DEBUG=1)')
+    .option('-y, --yes', 'answer yes to confirmations')
+    .option('--no-input', 'never prompt (also when CI is set)')
+    .option('--timeout <seconds>', 'per-request timeout in seconds', '30')
+    .addHelpText(
+      'after',
+      examples(
+        'proxyctl login',
+        'proxyctl units create --pool US-12 --period 7d',
+        'proxyctl units list --all -o conn > proxies.txt',
+        'proxyctl pools --country US --json | jq -r ".[].poolId"',
+      ) +
+        '\nEnvironment: PROXYCTL_API_KEY, PROXYCTL_BASE_URL, PROXYCTL_PROFILE, PROXYCTL_CONFIG_DIR,\n' +
+        'PROXYCTL_DEBUG, NO_COLOR, FORCE_COLOR, CI. API keys are never accepted on the command line.\n',
+    );
+  registerCommands(program, rt);
+  return program;
+}
+
+export async function main(argv: readonly string[], io: IO, opts: MainOptions = {}): Promise<number> {
+  const signal = opts.signal ?? new AbortController().signal;
+  const rt: Runtime = { io, signal, now: opts.now ?? (() => new Date()), exitCode: 0, globals: undefined };
+  const program = buildProgram(rt);
+  if (argv.length === 0) {
+    io.stdout.write(program.helpInformation());
+    return ExitCode.ok;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    if (signal.aborted && rt.exitCode === 0) return ExitCode.interrupted;
+    return rt.exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and --version "exit" with 0; every parse error (unknown command or option,
+      // missing argument, bad choice) is a usage error. Commander already printed it.
+      return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    const e = signal.aborted && !(err instanceof CliError) ? new InterruptedError() : err;
+    reportError(e, io, rt.globals ?? fallbackGlobals(argv, io));
+    return exitCodeFor(e);
+  }
+}
+
+/** Globals for rendering an error thrown before any action resolved them. */
+function fallbackGlobals(argv: readonly string[], io: IO): GlobalOptions {
+  const json = argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && argv[i + 1] === 'json') || argv.includes('--output=json');
+  try {
+    return resolveGlobals({ json, debug: argv.includes('--debug'), color: !argv.includes('--no-color') }, io);
+  } catch {
+    return resolveGlobals({ json }, { ...io, env: {} });
+  }
+}
+
+export function reportError(err: unknown, io: IO, globals: GlobalOptions): void {
+  if (globals.output === 'json' || globals.output === 'jsonl') {
+    io.stderr.write(`${JSON.stringify(errorObject(err))}\n`);
+    return;
+  }
+  const color = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
+  const red = (s: string) => (color ? `\u001b[31m${s}\u001b[39m` : s);
+  const dim = (s: string) => (color ? `\u001b[2m${s}\u001b[22m` : s);
+  const code = exitCodeFor(err);
+  let line: string;
+  if (code === ExitCode.unexpected) {
+    const msg = err instanceof Error ? err.message : String(err);
+    const rid = err instanceof ApiError && err.requestId ? ` (request id ${err.requestId})` : '';
+    line = `${red('error:')} unexpected error: ${msg}${rid}\nThis is a bug in proxyctl; please report it with the command you ran.`;
+    if (globals.debug && err instanceof Error && err.stack) line += `\n${dim(err.stack)}`;
+  } else {
+    const e = err as CliError;
+    const details: string[] = [];
+    if (e.code) details.push(`code ${e.code}`);
+    if (err instanceof ApiError) {
+      details.push(`HTTP ${err.status}`);
+      if (err.requestId) details.push(`request id ${err.requestId}`);
+    }
+    line = `${red('error:')} ${e.message}${details.length ? ` ${dim(`(${details.join(', ')})`)}` : ''}`;
+    if (e.hint) line += `\n${e.hint}`;
+  }
+  io.stderr.write(`${line}\n`);
+}

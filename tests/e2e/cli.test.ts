@@ -1,0 +1,51 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pkg from '../../package.json' with { type: 'json' };
+import { BIN, cleanEnv, proxyctl, tempHome } from '../helpers/cli.js';
+import { execa } from 'execa';
+
+const home = tempHome();
+afterAll(() => home.cleanup());
+
+describe('the built binary', () => {
+  it('--version', async () => {
+    const r = await proxyctl(['--version'], { home });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(pkg.version);
+  });
+
+  it('--help', async () => {
+    const r = await proxyctl(['--help'], { home });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Usage: proxyctl');
+    expect(r.stderr).toBe('');
+  });
+
+  it('an unknown flag exits 2 with a suggestion on stderr', async () => {
+    const r = await proxyctl(['--verison'], { home });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Did you mean --version?');
+  });
+
+  it('an unknown command exits 2', async () => {
+    const r = await proxyctl(['frobnicate'], { home });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it('--help loads none of the heavy modules', async () => {
+    const record = join(home.dir, 'imports.txt');
+    const hook = fileURLToPath(new URL('../fixtures/record-imports.mjs', import.meta.url));
+    const r = await execa('node', ['--import', hook, BIN, '--help'], { reject: false, env: cleanEnv({ ...home.env, RECORD_IMPORTS: record }) });
+    expect(r.exitCode).toBe(0);
+    const loaded = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    expect(loaded.some((u) => u.includes('/dist/cli.js'))).toBe(true);
+    expect(loaded.some((u) => u.includes('node_modules/commander/'))).toBe(true);
+    for (const heavy of ['undici', '@inquirer', 'ora', 'cli-table3', 'conf', '/dist/chunks/']) {
+      expect(loaded.filter((u) => u.includes(`node_modules/${heavy}/`) || (heavy.startsWith('/') && u.includes(heavy)))).toEqual([]);
+    }
+  });
+});

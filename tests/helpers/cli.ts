@@ -1,0 +1,53 @@
+// Spawns the built binary exactly as a user would, in a temporary config dir and home, so no test
+// can read or write the real user's config.
+import { execa, type Options, type ResultPromise } from 'execa';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/proxyctl.js', import.meta.url));
+
+export interface TempHome {
+  dir: string;
+  configDir: string;
+  env: Record<string, string>;
+  cleanup(): void;
+}
+
+export function tempHome(): TempHome {
+  const dir = mkdtempSync(join(tmpdir(), 'proxyctl-test-'));
+  const configDir = join(dir, 'config');
+  return {
+    dir,
+    configDir,
+    env: {
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, 'xdg'),
+      PROXYCTL_CONFIG_DIR: configDir,
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Variables from the developer's shell that would change the tool's behaviour. */
+const SCRUB = ['PROXYCTL_API_KEY', 'PROXYCTL_BASE_URL', 'PROXYCTL_PROFILE', 'PROXYCTL_DEBUG', 'NO_COLOR', 'FORCE_COLOR', 'CI',
+  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'];
+
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const k of SCRUB) env[k] = undefined;
+  return { ...env, ...extra };
+}
+
+export function proxyctl(args: string[], opts: Options & { home: TempHome; env?: Record<string, string | undefined> }): ResultPromise {
+  const { home, env, ...rest } = opts;
+  return execa('node', [BIN, ...args], {
+    reject: false,
+    stdin: 'ignore',
+    timeout: 60_000,
+    ...rest,
+    env: cleanEnv({ ...home.env, ...env }),
+    extendEnv: true,
+  } as Options) as ResultPromise;
+}
