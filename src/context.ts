@@ -1,6 +1,7 @@
 // The one context every command receives. Costly parts (config store, API client, prompts) are
 // created lazily, on first use, so a command that does not need them never loads them.
 import type { IO } from './io.js';
+import type { ApiClient } from './api/client.js';
 import { shouldColor } from './io.js';
 import { UsageError } from './errors.js';
 
@@ -20,6 +21,8 @@ export interface GlobalOptions {
   noInput: boolean;
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
+  /** Allow sending the key over plain http to a non-loopback host. */
+  insecure: boolean;
 }
 
 export interface Context {
@@ -37,6 +40,8 @@ export interface Context {
   notice(message: string): void;
   /** Warning on stderr (always shown). */
   warn(message: string): void;
+  /** The API client (undici loads on first call). Throws exit-3 errors when no key is configured. */
+  api(): Promise<ApiClient>;
 }
 
 export interface RawGlobalFlags {
@@ -50,6 +55,7 @@ export interface RawGlobalFlags {
   yes?: boolean;
   input?: boolean;
   timeout?: string;
+  insecure?: boolean;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -88,6 +94,7 @@ export function resolveGlobals(flags: RawGlobalFlags, io: IO): GlobalOptions {
     yes: flags.yes === true,
     noInput: flags.input === false || (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0'),
     timeoutMs: Math.round(timeoutSeconds * 1000),
+    insecure: flags.insecure === true,
   };
 }
 
@@ -97,7 +104,8 @@ function nonEmpty(v: string | undefined): string | undefined {
 
 export function createContext(io: IO, globals: GlobalOptions, signal: AbortSignal, now: () => Date = () => new Date()): Context {
   const stderrColor = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
-  return {
+  let api: Promise<ApiClient> | undefined;
+  const ctx: Context = {
     io,
     globals,
     signal,
@@ -111,5 +119,10 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
     warn(message) {
       io.stderr.write(`${stderrColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:'} ${message}\n`);
     },
+    api() {
+      api ??= import('./api/index.js').then((m) => m.createApiClient(ctx, globals.insecure));
+      return api;
+    },
   };
+  return ctx;
 }

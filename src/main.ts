@@ -39,7 +39,8 @@ export function buildProgram(rt: Runtime): Command {
     .option('--debug', 'HTTP trace on stderr, API key redacted (env PROXYCTL_DEBUG=1)')
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--no-input', 'never prompt (also when CI is set)')
-    .option('--timeout <seconds>', 'per-request timeout in seconds', '30')
+    .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
+    .option('--insecure', 'allow sending the API key over plain http to a non-loopback host')
     .addHelpText(
       'after',
       examples(

@@ -1,0 +1,283 @@
+// The HTTP client for the Reseller API: auth header, timeouts, typed errors, pacing, retries for
+// reads, pagination. Requests that change state choose their retry policy explicitly.
+import type { Env } from '../io.js';
+import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { send, type RawResponse } from './transport.js';
+import { RateBudget, parseRateHeaders, type Sleep } from './rate-limiter.js';
+
+export const API_PREFIX = '/api/reseller/v1';
+
+/**
+ * - `read`: 429 waits Retry-After (bounded); 5xx and network errors back off and retry.
+ * - `not-sent`: only when the request provably never left (refused, DNS, connect timeout) or 429.
+ * - `never`: one attempt; the caller owns recovery (e.g. idempotent creates).
+ */
+export type RetryPolicy = 'read' | 'not-sent' | 'never';
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query | undefined;
+  body?: unknown;
+  headers?: Record<string, string> | undefined;
+  retry?: RetryPolicy | undefined;
+  /** Defaults to the command's abort signal for reads and to none for writes, so Ctrl-C lets writes finish. */
+  signal?: AbortSignal | null | undefined;
+  /** The separate uptime budget. */
+  budget?: 'uptime' | undefined;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  headers: Record<string, string>;
+  requestId: string | undefined;
+}
+
+export interface Pagination {
+  page?: number;
+  pageSize?: number;
+  totalItems?: number;
+  total?: number;
+  totalPages?: number;
+  hasNext?: boolean;
+  hasPrev?: boolean;
+  [k: string]: unknown;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination | undefined;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  env: Env;
+  signal: AbortSignal;
+  userAgent: string;
+  trace?: ((line: string) => void) | undefined;
+  now?: () => number;
+  sleep?: Sleep;
+  random?: () => number;
+  /** Longest Retry-After we are willing to sit through; beyond it, exit 7 and say how long. */
+  maxRetryWaitMs?: number;
+  /** Retries allowed in this process across all requests, so a dead server fails fast in bulk. */
+  retryBudget?: number;
+}
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 20_000;
+const MAX_ATTEMPTS = 3;
+const MAX_429_RETRIES = 5;
+
+export const abortableSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly opts: ApiClientOptions;
+  private readonly now: () => number;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private retriesLeft: number;
+  private readonly budgets: { main: RateBudget; uptime: RateBudget };
+
+  constructor(opts: ApiClientOptions) {
+    this.opts = opts;
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.now = opts.now ?? Date.now;
+    this.sleep = opts.sleep ?? abortableSleep;
+    this.random = opts.random ?? Math.random;
+    this.retriesLeft = opts.retryBudget ?? 20;
+    this.budgets = { main: new RateBudget(this.now, this.sleep), uptime: new RateBudget(this.now, this.sleep) };
+  }
+
+  url(path: string, query?: Query): string {
+    const full = path.startsWith(API_PREFIX) ? path : `${API_PREFIX}${path.startsWith('/') ? '' : '/'}${path}`;
+    const u = new URL(this.baseUrl + full);
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
+    }
+    return u.toString();
+  }
+
+  async get<T>(path: string, query?: Query, opts: Omit<RequestOptions, 'query'> = {}): Promise<T> {
+    return (await this.request<T>('GET', path, { ...opts, query })).data;
+  }
+
+  async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const policy: RetryPolicy = opts.retry ?? (method === 'GET' ? 'read' : 'never');
+    const signal = opts.signal === undefined ? (method === 'GET' ? this.opts.signal : undefined) : (opts.signal ?? undefined);
+    let failures = 0;
+    let limited = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once<T>(method, path, opts, signal);
+      } catch (err) {
+        if (err instanceof InterruptedError) throw err;
+        if (this.opts.signal.aborted && method === 'GET') throw new InterruptedError();
+        if (err instanceof ApiError && err.status === 429) {
+          if (policy === 'never' || limited >= MAX_429_RETRIES) throw err;
+          const waitMs = (err.retryAfter ?? 1) * 1000;
+          const max = this.opts.maxRetryWaitMs ?? 60_000;
+          if (waitMs > max) {
+            throw new ApiError(
+              { status: 429, code: err.code, type: err.type, message: err.message, requestId: err.requestId, retryAfter: err.retryAfter, raw: err.raw },
+              `the server asked to wait ${err.retryAfter}s, longer than proxyctl waits (${Math.round(max / 1000)}s); try again later`,
+            );
+          }
+          limited += 1;
+          // The budget was exhausted until Retry-After; the next acquire() does the waiting.
+          this.trace(`rate limited; waiting ${waitMs}ms (Retry-After)`);
+          continue;
+        }
+        const retryable =
+          (policy === 'read' && ((err instanceof ApiError && err.status >= 500) || err instanceof NetworkError)) ||
+          (policy === 'not-sent' && err instanceof NetworkError && err.notSent);
+        failures += 1;
+        if (!retryable || failures >= MAX_ATTEMPTS || this.retriesLeft <= 0) throw err;
+        this.retriesLeft -= 1;
+        // Full jitter: a random wait in [0, min(cap, base·2^n)).
+        const waitMs = Math.floor(this.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1)));
+        this.trace(`retrying ${method} ${path} in ${waitMs}ms after ${(err as Error).message}`);
+        await this.sleep(waitMs, this.opts.signal);
+      }
+    }
+  }
+
+  /** Exactly one attempt (after pacing), with typed errors. */
+  async once<T>(method: string, path: string, opts: RequestOptions = {}, signal?: AbortSignal): Promise<ApiResponse<T>> {
+    const url = this.url(path, opts.query);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent,
+      'x-api-key': this.opts.apiKey,
+      ...opts.headers,
+    };
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const budgets = opts.budget === 'uptime' ? [this.budgets.main, this.budgets.uptime] : [this.budgets.main];
+    for (const b of budgets) await b.acquire(signal ?? this.opts.signal);
+    const started = this.now();
+    this.trace(`→ ${method} ${url}`);
+    let raw: RawResponse;
+    try {
+      raw = await send({ method, url, headers, body, signal }, { env: this.opts.env, timeoutMs: this.opts.timeoutMs });
+    } catch (err) {
+      for (const b of budgets) b.update(undefined);
+      this.trace(`✗ ${method} ${url} ${(err as Error).message} ${this.now() - started}ms`);
+      throw err;
+    }
+    const rate = parseRateHeaders(raw.headers, this.now());
+    budgets[0]!.update(rate);
+    // The uptime budget's headers are the uptime window's when the server sends them on uptime.
+    if (budgets[1]) budgets[1].update(rate);
+    const requestId = raw.headers['x-request-id'];
+    this.trace(`← ${raw.status} ${method} ${url} request-id=${requestId ?? '-'} ${this.now() - started}ms`);
+    return this.interpret<T>(raw, url, budgets);
+  }
+
+  private interpret<T>(raw: RawResponse, url: string, budgets: RateBudget[]): ApiResponse<T> {
+    const requestId = raw.headers['x-request-id'];
+    let parsed: unknown;
+    let parseFailed = false;
+    if (raw.body.length > 0) {
+      try {
+        parsed = JSON.parse(raw.body);
+      } catch {
+        parseFailed = true;
+      }
+    }
+    if (raw.status >= 400) {
+      const env = (parsed as { error?: Record<string, unknown> } | undefined)?.error;
+      const retryAfterHeader = raw.headers['retry-after'];
+      const retryAfter = retryAfterHeader !== undefined && Number.isFinite(Number(retryAfterHeader)) ? Number(retryAfterHeader) : undefined;
+      if (raw.status === 429) for (const b of budgets) b.exhaust(this.now() + (retryAfter ?? 1) * 1000);
+      if (env && typeof env === 'object') {
+        const required = typeof env.required === 'number' ? env.required : undefined;
+        return this.fail(
+          new ApiError(
+            {
+              status: raw.status,
+              code: typeof env.code === 'string' ? env.code : `http_${raw.status}`,
+              type: typeof env.type === 'string' ? env.type : undefined,
+              message: typeof env.message === 'string' ? env.message : `HTTP ${raw.status}`,
+              requestId: typeof env.requestId === 'string' ? env.requestId : requestId,
+              required,
+              retryAfter,
+              raw: env,
+            },
+            hintFor(raw.status, typeof env.code === 'string' ? env.code : '', required, retryAfter),
+          ),
+        );
+      }
+      return this.fail(
+        new ApiError(
+          { status: raw.status, code: `http_${raw.status}`, message: `the server answered HTTP ${raw.status} without an error body`, requestId, retryAfter },
+          hintFor(raw.status, '', undefined, retryAfter),
+        ),
+      );
+    }
+    if (parseFailed) {
+      throw new NetworkError(`the server at ${new URL(url).host} sent a response that is not valid JSON (truncated or not the Reseller API?)`, {
+        code: 'bad_response',
+      });
+    }
+    return { status: raw.status, data: parsed as T, headers: raw.headers, requestId };
+  }
+
+  private fail(err: ApiError): never {
+    throw err;
+  }
+
+  /** Pages of a collection, fetched one at a time as the caller consumes them. */
+  async *pages<T>(path: string, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<Page<T>> {
+    let page = Number(query.page ?? 1);
+    for (;;) {
+      const body = await this.get<{ data?: T[]; pagination?: Pagination }>(path, { ...query, page }, opts);
+      const items = Array.isArray(body?.data) ? body.data : [];
+      yield { items, pagination: body?.pagination };
+      const p = body?.pagination;
+      const more = p?.hasNext ?? (typeof p?.totalPages === 'number' ? page < p.totalPages : false);
+      if (!more || items.length === 0) return;
+      page += 1;
+    }
+  }
+
+  /** Every item of a collection, streamed page by page. */
+  async *all<T>(path: string, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<T> {
+    for await (const page of this.pages<T>(path, query, opts)) yield* page.items;
+  }
+
+  private trace(line: string): void {
+    if (!this.opts.trace) return;
+    // The key is never in a URL or message we build, but redact it anyway in case a server echoes it.
+    const key = this.opts.apiKey;
+    this.opts.trace(key ? line.split(key).join('[REDACTED]') : line);
+  }
+}
+
+function hintFor(status: number, code: string, required: number | undefined, retryAfter: number | undefined): string | undefined {
+  if (status === 401) return 'the API key was rejected: run proxyctl login, or set PROXYCTL_API_KEY';
+  if (status === 403 && code === 'reseller_disabled') return "reseller mode is not enabled for this account; the operator's support enables it";
+  if (status === 402 && required !== undefined) return `the operation needs ${required} USD; top up the balance and try again`;
+  if (status === 429 && retryAfter !== undefined) return `rate limited; the server asked to wait ${retryAfter}s`;
+  if (status >= 500) return 'the service is having trouble; try again shortly';
+  return undefined;
+}

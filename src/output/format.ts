@@ -1,0 +1,69 @@
+// Small formatting helpers shared by tables: durations, money, bars, connection strings.
+
+export interface Paint {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+export const plainPaint: Paint = {
+  bold: (s) => s,
+  dim: (s) => s,
+  red: (s) => s,
+  green: (s) => s,
+  yellow: (s) => s,
+  cyan: (s) => s,
+};
+
+/** 93784 → "1d 2h", 3599 → "59m 59s", ≤0 → "expired". */
+export function humanDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '-';
+  if (seconds <= 0) return 'expired';
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = Math.floor(seconds % 60);
+  if (d > 0) return h > 0 ? `${d}d ${h}h` : `${d}d`;
+  if (h > 0) return m > 0 ? `${h}h ${m}m` : `${h}h`;
+  if (m > 0) return s > 0 ? `${m}m ${s}s` : `${m}m`;
+  return `${s}s`;
+}
+
+export function money(amount: unknown, currency = 'USD'): string {
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) return '-';
+  return `${amount.toFixed(2)} ${currency}`;
+}
+
+/** A fixed-width bar for a fraction in [0, 1]: "█████░░░░░ 50%". */
+export function bar(fraction: number, width = 20, paint: Paint = plainPaint): string {
+  const f = Number.isFinite(fraction) ? Math.min(Math.max(fraction, 0), 1) : 0;
+  const filled = Math.round(f * width);
+  const body = '█'.repeat(filled) + '░'.repeat(width - filled);
+  const colour = f >= 0.9 ? paint.red : f >= 0.75 ? paint.yellow : paint.green;
+  return `${colour(body)} ${Math.round(f * 100)}%`;
+}
+
+export interface UnitLike {
+  ip?: unknown;
+  port?: unknown;
+  credentials?: { username?: unknown; password?: unknown } | null;
+}
+
+/** The contract's connection string: ip:port:username:password, or ip:port without credentials. */
+export function connString(u: UnitLike): string | undefined {
+  if (typeof u.ip !== 'string' || (typeof u.port !== 'number' && typeof u.port !== 'string')) return undefined;
+  const c = u.credentials;
+  if (c && typeof c.username === 'string' && typeof c.password === 'string') return `${u.ip}:${u.port}:${c.username}:${c.password}`;
+  return `${u.ip}:${u.port}`;
+}
+
+/** A cell for anything: strings as they are, objects as compact JSON, null/undefined as "-". */
+export function cell(v: unknown): string {
+  if (v === null || v === undefined) return '-';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}

@@ -1,0 +1,202 @@
+// The output layer: commands hand over rows or objects; this renders table (cli-table3 on a TTY,
+// tab-separated when piped), json, jsonl, csv or conn. Data to stdout, notices to stderr.
+import { Chalk } from 'chalk';
+import type { Context, OutputFormat } from '../context.js';
+import { UsageError } from '../errors.js';
+import { cell, plainPaint, type Paint } from './format.js';
+
+export * from './format.js';
+
+export interface Column<T> {
+  header: string;
+  /** The value for csv and for tables when no `format` is given. */
+  value: (row: T) => unknown;
+  /** How the value looks in a human table (may colour). */
+  format?: (row: T, paint: Paint) => string;
+}
+
+export interface View<T> {
+  /** Table columns; when absent, every top-level field is shown (unknown shapes never crash). */
+  columns?: Column<T>[] | undefined;
+  /** Connection string for -o conn; commands that return units set it. */
+  conn?: ((row: T) => string | undefined) | undefined;
+  /** Said on stderr when a list is empty, e.g. "No units found." */
+  empty?: string | undefined;
+}
+
+/** table | tsv (a table on a non-TTY without -o) | json | jsonl | csv | conn */
+export type Mode = Exclude<OutputFormat, 'table'> | 'table' | 'tsv';
+
+export function outputMode(ctx: Context): Mode {
+  const f = ctx.globals.output;
+  if (f === undefined) return ctx.io.stdoutIsTTY ? 'table' : 'tsv';
+  return f;
+}
+
+/** Check the format before any request: -o conn only where units are returned, csv only on lists. */
+export function assertFormats(ctx: Context, allowed: readonly OutputFormat[]): void {
+  const f = ctx.globals.output;
+  if (f !== undefined && !allowed.includes(f)) {
+    throw new UsageError(`-o ${f} is not available for this command (use one of: ${allowed.join(', ')})`);
+  }
+}
+
+export function paintFor(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): Paint {
+  const on = stream === 'stdout' ? ctx.stdoutColor : ctx.stderrColor;
+  if (!on) return plainPaint;
+  const c = new Chalk({ level: 1 });
+  return { bold: c.bold, dim: c.dim, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
+}
+
+function genericColumns<T>(sample: T[]): Column<T>[] {
+  const keys: string[] = [];
+  for (const row of sample) {
+    if (row && typeof row === 'object') for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
+  }
+  if (keys.length === 0) return [{ header: 'value', value: (r) => r }];
+  return keys.map((k) => ({ header: k, value: (r: T) => (r as Record<string, unknown>)?.[k] }));
+}
+
+function flatten(obj: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  if (obj && typeof obj === 'object' && !Array.isArray(obj)) {
+    for (const [k, v] of Object.entries(obj)) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      if (v && typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
+      else out[key] = v;
+    }
+  } else {
+    out[prefix || 'value'] = obj;
+  }
+  return out;
+}
+
+function csvField(v: unknown): string {
+  const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.map(cell).join(';') : cell(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function tsvField(s: string): string {
+  return s.replace(/[\t\r\n]+/g, ' ');
+}
+
+async function* iterate<T>(items: T[] | AsyncIterable<T>): AsyncGenerator<T> {
+  if (Array.isArray(items)) yield* items;
+  else yield* items;
+}
+
+/** Renders a list (an array, or an async iterable streamed page by page). Returns the item count. */
+export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, view: View<T> = {}): Promise<number> {
+  const mode = outputMode(ctx);
+  const out = ctx.io.stdout;
+  let count = 0;
+  switch (mode) {
+    case 'json': {
+      // Streamed as a valid JSON array, so `--all` never holds every page in memory.
+      for await (const item of iterate(items)) {
+        out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
+        count += 1;
+      }
+      out.write(count === 0 ? '[]\n' : '\n]\n');
+      break;
+    }
+    case 'jsonl':
+      for await (const item of iterate(items)) {
+        out.write(`${JSON.stringify(item)}\n`);
+        count += 1;
+      }
+      break;
+    case 'conn': {
+      if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
+      for await (const item of iterate(items)) {
+        const line = view.conn(item);
+        if (line) out.write(`${line}\n`);
+        count += 1;
+      }
+      break;
+    }
+    case 'csv': {
+      let header: string[] | undefined;
+      for await (const item of iterate(items)) {
+        const flat = flatten(item);
+        if (!header) {
+          header = Object.keys(flat);
+          out.write(`${header.map(csvField).join(',')}\n`);
+        }
+        out.write(`${header.map((k) => csvField(flat[k])).join(',')}\n`);
+        count += 1;
+      }
+      break;
+    }
+    case 'tsv': {
+      let cols: Column<T>[] | undefined = view.columns;
+      for await (const item of iterate(items)) {
+        const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
+        cols = use;
+        out.write(`${use.map((c) => tsvField(cell(c.value(item as T)))).join('\t')}\n`);
+        count += 1;
+      }
+      break;
+    }
+    case 'table': {
+      const rows: T[] = [];
+      for await (const item of iterate(items)) rows.push(item);
+      count = rows.length;
+      if (rows.length > 0) out.write(`${await renderTable(ctx, rows, view.columns ?? genericColumns(rows))}\n`);
+      break;
+    }
+  }
+  if (count === 0 && view.empty) ctx.notice(view.empty);
+  return count;
+}
+
+function indent(s: string): string {
+  return s
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>[]): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const paint = paintFor(ctx);
+  const table = new Table({
+    head: columns.map((c) => paint.bold(c.header)),
+    style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
+  });
+  for (const row of rows) table.push(columns.map((c) => (c.format ? c.format(row, paint) : cell(c.value(row)))));
+  return table.toString();
+}
+
+/** Renders one object: JSON as it came; a key/value table for people. */
+export async function printObject<T>(ctx: Context, value: T, view: View<T> = {}): Promise<void> {
+  const mode = outputMode(ctx);
+  const out = ctx.io.stdout;
+  if (mode === 'json') return void out.write(`${JSON.stringify(value, null, 2)}\n`);
+  if (mode === 'jsonl') return void out.write(`${JSON.stringify(value)}\n`);
+  if (mode === 'conn' || mode === 'csv') {
+    await printList(ctx, [value], view);
+    return;
+  }
+  const fields: Column<T>[] = view.columns ?? genericColumns([value]);
+  if (mode === 'tsv') {
+    for (const f of fields) out.write(`${f.header}\t${tsvField(cell(f.value(value)))}\n`);
+    return;
+  }
+  const { default: Table } = await import('cli-table3');
+  const paint = paintFor(ctx);
+  const table = new Table({ style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] } });
+  for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(value, paint) : cell(f.value(value)) });
+  out.write(`${table.toString()}\n`);
+}
+
+/** Runs `fn` with an ora spinner on stderr, only on a TTY and never with --quiet. */
+export async function withSpinner<R>(ctx: Context, text: string, fn: () => Promise<R>): Promise<R> {
+  if (!ctx.io.stderrIsTTY || ctx.globals.quiet) return fn();
+  const { default: ora } = await import('ora');
+  const spinner = ora({ text, stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  try {
+    return await fn();
+  } finally {
+    spinner.stop();
+  }
+}
