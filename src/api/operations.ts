@@ -1,0 +1,28 @@
+// The three operations whose paths the API spec does not publish. Their defaults come from the
+// CLI contract; discovery from the server's openapi.json (src/api/discovery.ts, when present)
+// may replace them per base URL.
+import type { ApiClient } from './client.js';
+
+export type UnpublishedOperation = 'pinUsername' | 'unitUsage' | 'webhookTest';
+
+export interface OperationRef {
+  method: string;
+  /** Path below /api/reseller/v1, with `{proxyRef}` where the unit goes. */
+  path: string;
+}
+
+export const DEFAULT_OPERATIONS: Record<UnpublishedOperation, OperationRef> = {
+  pinUsername: { method: 'PUT', path: '/me/proxy-username' },
+  unitUsage: { method: 'GET', path: '/units/{proxyRef}/usage' },
+  webhookTest: { method: 'POST', path: '/webhook/test' },
+};
+
+/** Resolves an unpublished operation for this client's base URL. */
+export async function resolveOperation(api: ApiClient, op: UnpublishedOperation): Promise<OperationRef> {
+  void api;
+  return DEFAULT_OPERATIONS[op];
+}
+
+export function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? `{${name}}`));
+}
