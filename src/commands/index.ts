@@ -3,7 +3,9 @@
 import type { Command } from 'commander';
 import type { Runtime } from './action.js';
 import { registerCompletion } from './completion/index.js';
+import { registerWebhook } from './webhook/index.js';
 
 export function registerCommands(program: Command, rt: Runtime): void {
+  registerWebhook(program, rt);
   registerCompletion(program, rt);
 }

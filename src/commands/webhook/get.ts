@@ -1,0 +1,20 @@
+// webhook get: GET /webhook. Tables mask the secret; JSON passes it through as the API sent it.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { assertFormats, printObject } from '../../output/index.js';
+import type { WebhookConfig } from '../../webhooks/events.js';
+import { configColumns } from './views.js';
+
+export async function getWebhook(ctx: Context): Promise<WebhookConfig> {
+  const api = await ctx.api();
+  return api.get<WebhookConfig>('/webhook');
+}
+
+export default async function run({ ctx }: HandlerInput): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const config = await getWebhook(ctx);
+  await printObject(ctx, config, { columns: configColumns({ revealSecret: false }) });
+  if (!config.url) ctx.notice('No webhook is set. Set one with: proxyctl webhook set https://…');
+  else if (!config.enabled) ctx.notice('Deliveries are disabled. Enable them again with: proxyctl webhook set URL');
+  return 0;
+}

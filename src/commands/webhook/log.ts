@@ -1,0 +1,123 @@
+// webhook log: the delivery log (GET /webhook/deliveries), one page, every page, or --follow,
+// which polls the newest page and prints each new delivery and each change of state.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import type { ApiClient, Query } from '../../api/index.js';
+import { abortableSleep } from '../../api/client.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import { assertFormats, cell, humanDuration, outputMode, paintFor, printList } from '../../output/index.js';
+import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
+import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
+import { attemptsOf, deliveryColumns, paintStatus } from './views.js';
+
+interface LogFlags {
+  status?: string;
+  event?: string;
+  page?: string;
+  pageSize?: string;
+  all?: boolean;
+  follow?: boolean;
+  interval?: string;
+}
+
+export interface LogOptions {
+  query: Query;
+  all: boolean;
+  follow: boolean;
+  intervalMs: number;
+}
+
+function intFlag(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+export function parseLogFlags(flags: LogFlags): LogOptions {
+  let status: string | undefined;
+  if (flags.status !== undefined) {
+    status = flags.status.toUpperCase();
+    if (!(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+      throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}, got "${flags.status}"`);
+    }
+  }
+  const page = intFlag('--page', flags.page, 1, 1_000_000);
+  const pageSize = intFlag('--page-size', flags.pageSize, 1, 100);
+  const interval = flags.interval === undefined ? 2 : Number(flags.interval);
+  if (!Number.isFinite(interval) || interval < 1 || interval > 3600) throw new UsageError(`--interval must be 1 to 3600 seconds, got "${flags.interval}"`);
+  if (flags.follow && (flags.all || page !== undefined)) throw new UsageError('--follow cannot be combined with --all or --page');
+  if (flags.all && page !== undefined) throw new UsageError('--all cannot be combined with --page');
+  return {
+    query: { status, event: flags.event, page, pageSize },
+    all: flags.all === true,
+    follow: flags.follow === true,
+    intervalMs: interval * 1000,
+  };
+}
+
+/** How many already-logged deliveries --follow shows before the new ones, like `tail`. */
+const SHOWN_AT_START = 10;
+
+function firstPage(api: ApiClient, query: Query): Promise<{ data?: Delivery[] }> {
+  return api.get<{ data?: Delivery[] }>('/webhook/deliveries', query);
+}
+
+function clock(d: Date): string {
+  return d.toISOString().slice(11, 19);
+}
+
+export function describeChange(c: DeliveryChange, now: Date, color: ReturnType<typeof paintFor>): string {
+  const d = c.delivery;
+  const parts = [color.dim(clock(now)), d.id, d.event];
+  if (c.type === 'changed' && c.changed.includes('status')) parts.push(`${paintStatus(c.previous.status, color)} → ${paintStatus(d.status, color)}`);
+  else parts.push(paintStatus(d.status, color));
+  parts.push(`attempt ${attemptsOf(d)}`);
+  if (d.responseStatus !== undefined && d.responseStatus !== null) parts.push(`HTTP ${cell(d.responseStatus)}`);
+  if (typeof d.nextAttemptAt === 'string') {
+    const wait = (Date.parse(d.nextAttemptAt) - now.getTime()) / 1000;
+    parts.push(`next ${d.nextAttemptAt}${Number.isFinite(wait) && wait > 0 ? ` (in ${humanDuration(wait)})` : ''}`);
+  }
+  if (d.lastError) parts.push(color.red(`error: ${d.lastError}`));
+  if (c.type === 'new') parts.push(color.cyan('new'));
+  return parts.join('  ');
+}
+
+async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<number> {
+  // Newest page only: at one poll every 2 s, 100 new deliveries in between would be needed to miss one.
+  const query = { ...opts.query, page: 1, pageSize: opts.query.pageSize ?? 100 };
+  const tracker = new DeliveryTracker();
+  const jsonl = outputMode(ctx) === 'jsonl';
+  const paint = paintFor(ctx);
+  ctx.notice(`Following the delivery log (every ${opts.intervalMs / 1000}s); Ctrl-C to stop.`);
+  try {
+    for (let first = true; ; first = false) {
+      const body = await firstPage(api, query);
+      const items = Array.isArray(body?.data) ? body.data : [];
+      // The first poll shows what is already there, then only what changes.
+      const changes = tracker.diff(items, first);
+      for (const c of first ? changes.slice(-SHOWN_AT_START) : changes) {
+        ctx.io.stdout.write(`${jsonl ? JSON.stringify(c) : describeChange(c, ctx.now(), paint)}\n`);
+      }
+      await abortableSleep(opts.intervalMs, ctx.signal);
+    }
+  } catch (err) {
+    if (err instanceof InterruptedError || ctx.signal.aborted) return 0;
+    throw err;
+  }
+}
+
+export default async function run({ flags, ctx }: HandlerInput<LogFlags>): Promise<number> {
+  const opts = parseLogFlags(flags);
+  assertFormats(ctx, opts.follow ? ['table', 'jsonl'] : ['table', 'json', 'jsonl', 'csv']);
+  const api = await ctx.api();
+  if (opts.follow) return follow(ctx, api, opts);
+  const view = { columns: deliveryColumns, empty: 'No deliveries found.' };
+  if (opts.all) {
+    await printList(ctx, api.all<Delivery>('/webhook/deliveries', { ...opts.query, pageSize: opts.query.pageSize ?? 100 }), view);
+    return 0;
+  }
+  const body = await firstPage(api, opts.query);
+  await printList(ctx, Array.isArray(body?.data) ? body.data : [], view);
+  return 0;
+}

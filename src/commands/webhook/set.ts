@@ -1,0 +1,51 @@
+// webhook set URL: PATCH /webhook { url }. The API returns the secret once; we show it once, say
+// so, and put it in the JSON output for scripts.
+import type { HandlerInput } from '../action.js';
+import { isLoopbackHost } from '../../api/index.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { assertFormats, printObject } from '../../output/index.js';
+import type { WebhookConfig } from '../../webhooks/events.js';
+import { configColumns } from './views.js';
+
+export interface SetOptions {
+  url: string;
+  /** http to this machine: allowed, with a warning. */
+  plainLoopback: boolean;
+}
+
+/** https anywhere; http only to a loopback host (a local receiver); anything else is exit 2. */
+export function parseWebhookUrl(raw: string): SetOptions {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`invalid webhook URL "${raw}"`, { hint: 'expected an absolute URL such as https://hooks.example.com/proxy' });
+  }
+  if (url.protocol === 'https:') return { url: raw, plainLoopback: false };
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { url: raw, plainLoopback: true };
+  if (url.protocol === 'http:') {
+    throw new UsageError(`webhook URLs must use https (got http://${url.host})`, {
+      hint: 'plain http is accepted only for 127.0.0.1 or localhost, e.g. a proxyctl webhook listen receiver',
+    });
+  }
+  throw new UsageError(`webhook URLs must use https, got "${url.protocol}"`);
+}
+
+export async function setWebhook(ctx: Context, opts: SetOptions): Promise<WebhookConfig> {
+  const api = await ctx.api();
+  const res = await api.request<WebhookConfig>('PATCH', '/webhook', { body: { url: opts.url } });
+  return res.data;
+}
+
+export default async function run({ args, ctx }: HandlerInput): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const opts = parseWebhookUrl(String(args[0]));
+  if (opts.plainLoopback) ctx.warn('plain http to this machine: fine for a local receiver, never for production (use https)');
+  const config = await setWebhook(ctx, opts);
+  await printObject(ctx, config, { columns: configColumns({ revealSecret: true }) });
+  if (typeof config.secret === 'string' && config.secret !== '') {
+    ctx.notice('Store this secret now: it signs every delivery (X-Service-Signature) and is shown only once.');
+  }
+  return 0;
+}

@@ -1,0 +1,56 @@
+// webhook test: fire the sample event through the real pipeline (operation resolved from the
+// server's description, default POST /webhook/test → 202 + delivery record), then follow that
+// delivery in the log until its first attempt has an outcome.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import type { ApiClient } from '../../api/index.js';
+import { abortableSleep } from '../../api/client.js';
+import { resolveOperation } from '../../api/operations.js';
+import { UsageError } from '../../errors.js';
+import { assertFormats, printObject, withSpinner } from '../../output/index.js';
+import type { Delivery } from '../../webhooks/events.js';
+import { deliveryColumns } from './views.js';
+
+const POLL_MS = 500;
+
+export function parseWait(raw: string | undefined): number {
+  const n = Number(raw ?? '10');
+  if (!Number.isFinite(n) || n < 0 || n > 600) throw new UsageError(`--wait must be 0 to 600 seconds, got "${raw}"`);
+  return n * 1000;
+}
+
+function settled(d: Delivery): boolean {
+  return d.status !== 'PENDING' || (typeof d.attempts === 'number' && d.attempts > 0);
+}
+
+/** The delivery as the log shows it, once its first attempt is over (or when time runs out). */
+async function awaitOutcome(ctx: Context, api: ApiClient, fired: Delivery, waitMs: number): Promise<Delivery> {
+  const deadline = Date.now() + waitMs;
+  let latest = fired;
+  while (!settled(latest) && Date.now() < deadline) {
+    await abortableSleep(POLL_MS, ctx.signal);
+    const page = await api.get<{ data?: Delivery[] }>('/webhook/deliveries', { event: fired.event, pageSize: 25 });
+    latest = (Array.isArray(page?.data) ? page.data : []).find((d) => d.id === fired.id) ?? latest;
+  }
+  return latest;
+}
+
+export default async function run({ flags, ctx }: HandlerInput<{ wait?: string }>): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const waitMs = parseWait(flags.wait);
+  const api = await ctx.api();
+  const op = await resolveOperation(api, 'webhookTest');
+  const res = await api.request<Delivery>(op.method, op.path);
+  let delivery = res.data;
+  if (delivery && typeof delivery.id === 'string' && waitMs > 0) {
+    delivery = await withSpinner(ctx, 'Waiting for the test delivery…', () => awaitOutcome(ctx, api, delivery, waitMs));
+  }
+  await printObject(ctx, delivery, { columns: deliveryColumns });
+  if (delivery?.status === 'DELIVERED') ctx.notice('The receiver acknowledged the test event.');
+  else if (delivery?.status === 'FAILED' || (delivery?.attempts ?? 0) > 0) {
+    ctx.warn(`the receiver did not acknowledge the test event${delivery.lastError ? ` (${delivery.lastError})` : ''}; retries follow the usual schedule (proxyctl webhook log --follow)`);
+  } else {
+    ctx.notice('Not attempted yet; watch it with: proxyctl webhook log --follow');
+  }
+  return 0;
+}

@@ -1,0 +1,69 @@
+// webhook verify: recompute the HMAC of the raw body and compare with the header value.
+// Exit 0 valid, 11 invalid (SignatureError), 2 malformed header or missing input (UsageError).
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { SignatureError, UsageError } from '../../errors.js';
+import { assertFormats } from '../../output/index.js';
+import { matchSignature, parseSignatureArg } from '../../webhooks/signature.js';
+
+interface VerifyFlags {
+  secret: string[];
+  signature: string;
+  payloadFile?: string;
+}
+
+export interface VerifyOptions {
+  secrets: string[];
+  digest: Buffer;
+  payloadFile: string | undefined;
+}
+
+export function parseVerifyFlags(flags: VerifyFlags, ctx: Context): VerifyOptions {
+  const secrets = flags.secret.length > 0 ? flags.secret : ctx.io.env.PROXYCTL_WEBHOOK_SECRET ? [ctx.io.env.PROXYCTL_WEBHOOK_SECRET] : [];
+  if (secrets.length === 0) {
+    throw new UsageError('no webhook secret given', { hint: 'pass --secret S (repeatable) or set PROXYCTL_WEBHOOK_SECRET; proxyctl webhook get --json shows it' });
+  }
+  if (secrets.some((s) => s === '')) throw new UsageError('--secret must not be empty');
+  const digest = parseSignatureArg(flags.signature);
+  if (flags.payloadFile === undefined && ctx.io.stdinIsTTY) {
+    throw new UsageError('no payload: pass --payload-file F or pipe the raw body on stdin');
+  }
+  return { secrets, digest, payloadFile: flags.payloadFile };
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks);
+}
+
+/** The exact bytes: no decoding, no trimming of a trailing newline (it is part of what was signed). */
+export async function readPayload(ctx: Context, file: string | undefined): Promise<Buffer> {
+  if (file === undefined || file === '-') return readAll(ctx.io.stdin);
+  try {
+    return await readFile(file);
+  } catch (err) {
+    throw new UsageError(`cannot read --payload-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+export default async function run({ flags, ctx }: HandlerInput<VerifyFlags>): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const opts = parseVerifyFlags(flags, ctx);
+  const body = await readPayload(ctx, opts.payloadFile);
+  const index = matchSignature(body, opts.digest, opts.secrets);
+  if (index < 0) {
+    throw new SignatureError(
+      `signature does not match the payload (${body.length} bytes) with ${opts.secrets.length === 1 ? 'the secret given' : `any of the ${opts.secrets.length} secrets given`}`,
+    );
+  }
+  const result = { valid: true, secretIndex: index, bytes: body.length };
+  if (ctx.globals.output === 'json' || ctx.globals.output === 'jsonl') {
+    ctx.io.stdout.write(`${JSON.stringify(result, null, ctx.globals.output === 'json' ? 2 : undefined)}\n`);
+  } else {
+    ctx.io.stdout.write(`valid${opts.secrets.length > 1 ? ` (secret #${index + 1})` : ''}\n`);
+  }
+  return 0;
+}

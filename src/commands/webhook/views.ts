@@ -1,0 +1,42 @@
+// Table views shared by the webhook commands. JSON output never goes through these: it is the
+// API's objects as they came.
+import type { Column, Paint } from '../../output/index.js';
+import { cell } from '../../output/index.js';
+import type { Delivery, WebhookConfig } from '../../webhooks/events.js';
+
+/** "whsec_ab…(32 chars)": enough to tell two secrets apart, not enough to use one. */
+export function maskSecret(secret: unknown): string {
+  if (typeof secret !== 'string' || secret === '') return '-';
+  return `${secret.slice(0, Math.min(8, Math.floor(secret.length / 4)))}…(${secret.length} chars)`;
+}
+
+export function configColumns(opts: { revealSecret: boolean }): Column<WebhookConfig>[] {
+  return [
+    { header: 'url', value: (c) => c.url },
+    { header: 'enabled', value: (c) => c.enabled, format: (c, p) => (c.enabled ? p.green('yes') : p.yellow('no')) },
+    { header: 'secret', value: (c) => (opts.revealSecret ? c.secret : maskSecret(c.secret)) },
+  ];
+}
+
+export function paintStatus(status: unknown, p: Paint): string {
+  const s = cell(status);
+  if (s === 'DELIVERED') return p.green(s);
+  if (s === 'FAILED') return p.red(s);
+  if (s === 'PENDING') return p.yellow(s);
+  return s;
+}
+
+export function attemptsOf(d: Delivery): string {
+  return `${cell(d.attempts)}/${cell(d.maxAttempts)}`;
+}
+
+export const deliveryColumns: Column<Delivery>[] = [
+  { header: 'id', value: (d) => d.id },
+  { header: 'event', value: (d) => d.event },
+  { header: 'status', value: (d) => d.status, format: (d, p) => paintStatus(d.status, p) },
+  { header: 'attempts', value: attemptsOf },
+  { header: 'response', value: (d) => d.responseStatus },
+  { header: 'next attempt', value: (d) => d.nextAttemptAt },
+  { header: 'created', value: (d) => d.createdAt },
+  { header: 'last error', value: (d) => d.lastError },
+];

@@ -1,0 +1,189 @@
+// The local webhook receiver behind `proxyctl webhook listen`. Each POST is verified against its
+// raw bytes before anything parses it; valid deliveries are answered at once (the service allows
+// 5 seconds), then optionally relayed byte for byte to --forward-to and reported.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifySignature } from './signature.js';
+import type { EventPayload } from './events.js';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const FORWARD_TIMEOUT_MS = 10_000;
+/** Event ids remembered for recognising redeliveries; the oldest are forgotten first. */
+const MAX_REMEMBERED = 10_000;
+
+export interface ForwardResult {
+  url: string;
+  status?: number;
+  error?: string;
+  ms: number;
+}
+
+export interface ReceivedDelivery {
+  type: 'delivery';
+  receivedAt: string;
+  event: string | undefined;
+  /** The id inside the payload: the same on every attempt at one event. */
+  eventId: string | undefined;
+  /** X-Service-Delivery: new on every attempt. */
+  deliveryId: string | undefined;
+  timestamp: string | undefined;
+  /** Which --secret matched (0-based), useful while rotating. */
+  secretIndex: number;
+  /** 1 for the first time this event is seen, 2 for its first redelivery, … */
+  seen: number;
+  redelivery: boolean;
+  test: boolean;
+  status: number;
+  payload: EventPayload | undefined;
+  forward?: ForwardResult;
+}
+
+export interface RejectedDelivery {
+  type: 'rejected';
+  receivedAt: string;
+  event: string | undefined;
+  deliveryId: string | undefined;
+  reason: 'missing signature' | 'malformed signature' | 'signature mismatch' | 'body is not JSON' | 'body too large' | 'method not allowed';
+  status: number;
+}
+
+export type ReceiverRecord = ReceivedDelivery | RejectedDelivery;
+
+export interface ReceiverOptions {
+  host: string;
+  port: number;
+  secrets: readonly string[];
+  forwardTo?: string | undefined;
+  onRecord(record: ReceiverRecord): void;
+  now?: () => Date;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  /** Stops accepting, waits briefly for relays in flight, then closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Headers relayed to --forward-to: the signed delivery's own, nothing of ours. */
+function relayHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (name === 'content-type' || name.startsWith('x-service-')) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+export async function forwardDelivery(url: string, body: Buffer, headers: Record<string, string>, now: () => number = Date.now): Promise<ForwardResult> {
+  const started = now();
+  try {
+    const res = await fetch(url, { method: 'POST', body: new Uint8Array(body), headers, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
+    await res.arrayBuffer().catch(() => undefined);
+    return { url, status: res.status, ms: now() - started };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    const reason = e.name === 'TimeoutError' ? `no answer within ${FORWARD_TIMEOUT_MS / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    return { url, error: reason, ms: now() - started };
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function answer(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
+  const now = opts.now ?? (() => new Date());
+  const seen = new Map<string, number>();
+  const inFlight = new Set<Promise<unknown>>();
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer, tooLarge: boolean) => {
+    const receivedAt = now().toISOString();
+    const event = header(req, 'x-service-event');
+    const deliveryId = header(req, 'x-service-delivery');
+    const reject = (status: number, reason: RejectedDelivery['reason']) => {
+      answer(res, status, { error: reason });
+      opts.onRecord({ type: 'rejected', receivedAt, event, deliveryId, reason, status });
+    };
+    if (req.method !== 'POST') return reject(405, 'method not allowed');
+    if (tooLarge) return reject(413, 'body too large');
+    const v = verifySignature(body, header(req, 'x-service-signature'), opts.secrets);
+    if (!v.ok) return reject(400, v.reason === 'missing' ? 'missing signature' : v.reason === 'malformed' ? 'malformed signature' : 'signature mismatch');
+    // Only a verified body is parsed.
+    let payload: EventPayload;
+    try {
+      payload = JSON.parse(body.toString('utf8')) as EventPayload;
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new Error('not an object');
+    } catch {
+      return reject(400, 'body is not JSON');
+    }
+    // X-Service-Delivery changes per attempt, so a redelivery is recognised by the payload's id,
+    // or, for a payload without one, by its exact bytes (occurredAt makes those unique per event).
+    const eventId = typeof payload.id === 'string' ? payload.id : undefined;
+    const key = eventId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
+    const count = (seen.get(key) ?? 0) + 1;
+    seen.delete(key);
+    seen.set(key, count);
+    if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value as string);
+    answer(res, 200, { received: true });
+    const record: ReceivedDelivery = {
+      type: 'delivery',
+      receivedAt,
+      event: payload.event ?? event,
+      eventId,
+      deliveryId,
+      timestamp: header(req, 'x-service-timestamp'),
+      secretIndex: v.secretIndex,
+      seen: count,
+      redelivery: count > 1,
+      test: payload.test === true,
+      status: 200,
+      payload,
+    };
+    if (!opts.forwardTo) return opts.onRecord(record);
+    const p = forwardDelivery(opts.forwardTo, body, relayHeaders(req)).then((forward) => opts.onRecord({ ...record, forward }));
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => handle(req, res, Buffer.concat(chunks), tooLarge));
+    req.on('error', () => res.destroy());
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${host}:${port}/`,
+    port,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2_000).unref())]);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
