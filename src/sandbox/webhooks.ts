@@ -116,9 +116,12 @@ export class Deliverer {
     for (const d of this.state.deliveries) if (d.status === 'PENDING') this.schedule(d);
   }
 
-  /** Resolves when no attempt is running (tests and shutdown). */
+  /** Resolves when no attempt is running or due right now (tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 5));
+    const busy = () =>
+      this.inFlight.size > 0 ||
+      (!this.closed && this.state.deliveries.some((d) => d.status === 'PENDING' && d.nextAttemptAt !== null && d.nextAttemptAt <= this.clock.now()));
+    while (busy()) await new Promise((r) => setTimeout(r, 5));
   }
 
   close(): void {
