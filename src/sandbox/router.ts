@@ -21,6 +21,15 @@ interface Compiled {
 
 export type Match = { route: Route; params: Record<string, string> } | { allow: string[] } | undefined;
 
+/** A malformed %-escape cannot name anything that exists: keep it verbatim (it then 404s). */
+function decodeSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
+}
+
 export class Router {
   private readonly compiled: Compiled[] = [];
 
@@ -44,7 +53,7 @@ export class Router {
       let ok = true;
       for (let i = 0; i < parts.length; i++) {
         const seg = c.segments[i]!;
-        if (seg.startsWith('{')) params[seg.slice(1, -1)] = decodeURIComponent(parts[i]!);
+        if (seg.startsWith('{')) params[seg.slice(1, -1)] = decodeSegment(parts[i]!);
         else if (seg !== parts[i]) {
           ok = false;
           break;

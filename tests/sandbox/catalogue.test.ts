@@ -81,6 +81,7 @@ describe('account and uptime', () => {
     sb.advance(12 * 3600);
     const r = await call(sb, 'GET', '/me/uptime');
     expect(r.status).toBe(200);
+    expect(Date.parse(r.body.to) - Date.parse(r.body.from)).toBe(86400_000);
     expect(r.body).toMatchObject({ slotsPerDay: 288, units: expect.any(Array) });
     const ua = r.body.units.find((u: { proxyRef: string }) => u.proxyRef === a.proxyRef);
     const ub = r.body.units.find((u: { proxyRef: string }) => u.proxyRef === b.proxyRef);

@@ -211,15 +211,37 @@ describe('extend, swap, change-protocol, usage', () => {
     expect(errorOf(bad).code).toBe('validation_error');
   });
 
-  it('extend on the failing pool is refunded (503)', async () => {
-    const s = await sandbox({ failPool: 'FR-11' });
+  it('extend on the failing pool is 503 upstream_unreachable, refunded, expiry unchanged', async () => {
+    const u = (await buy(sb, { poolId: 'US-11', period: '3h' })).body;
+    // Swap charges nothing and runs no engine, so a unit can reach the failing pool.
+    expect((await call(sb, 'POST', `/units/${u.proxyRef}/swap`, { body: { newPoolId: 'DE-11' } })).status).toBe(200);
+    const before = await balance();
+    const r = await call(sb, 'POST', `/units/${u.proxyRef}/extend`, { body: { period: '7d' } });
+    expect(r.status).toBe(503);
+    expect(errorOf(r)).toMatchObject({ code: 'upstream_unreachable', type: 'service_error' });
+    expect(await balance()).toBe(before);
+    expect((await call(sb, 'GET', `/units/${u.proxyRef}`)).body).toMatchObject({ expiresAt: u.expiresAt, lastExtended: null });
+  });
+
+  it('a failure rate of 1 fails every create and extend, each refunded in full', async () => {
+    const s = await sandbox({ failureRate: 1 });
     try {
-      const u = (await call(s, 'POST', '/units', { body: { poolId: 'FR-11', period: '3h' } }));
-      expect(u.status).toBe(503);
+      for (const period of ['3h', '30d']) {
+        const r = await call(s, 'POST', '/units', { body: { poolId: 'US-11', period } });
+        expect(r.status).toBe(503);
+        expect(errorOf(r).code).toBe('upstream_unreachable');
+      }
       expect((await call(s, 'GET', '/account')).body.balanceUsd).toBe(1000);
+      expect((await call(s, 'GET', '/_sandbox/state')).body.units).toEqual([]);
     } finally {
       await s.close();
     }
+  });
+
+  it('a malformed %-escape in a proxyRef is a plain 404', async () => {
+    const r = await call(sb, 'GET', '/units/PRX-%E0%A4%A');
+    expect(r.status).toBe(404);
+    expect(errorOf(r).code).toBe('unit_not_found');
   });
 
   it('extend beyond the balance is 402 with required', async () => {

@@ -90,6 +90,8 @@ export function advance(w: World, req: ApiRequest): Reply {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw badRequest('seconds must be a number >= 0');
   w.clock.advance(seconds);
   w.deliverer.recheck();
+  // Persist the new time too: a restart must not bring expired units back to life.
+  w.persist();
   return { status: 200, body: { now: w.clock.nowIso() } };
 }
 
