@@ -2,10 +2,13 @@
 // used by `proxyctl sandbox`, by tests (in-process) and by `npm run demo`.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseFaults, type Faults } from './faults.js';
+import { dumpState } from './routes/control.js';
 import { RequestPipeline } from './server.js';
 import { resolveOptions, World, type SandboxOptions } from './world.js';
 
 export type { SandboxOptions } from './world.js';
+export type { Faults } from './faults.js';
 export { DEFAULT_API_KEY, DEFAULT_DISABLED_API_KEY } from './world.js';
 export { signBody, RETRY_DELAYS_SECONDS, MAX_ATTEMPTS } from './webhooks.js';
 
@@ -18,6 +21,10 @@ export interface Sandbox {
   port: number;
   /** Internals for in-process assertions: state, clock, catalogue, deliverer. */
   world: World;
+  /** The body of GET /_sandbox/state: now, balanceUsd, units (all), deliveries, idempotency, webhook. */
+  state(): Record<string, unknown>;
+  /** Arms faults like POST /_sandbox/faults (merged into those armed); returns what is armed. */
+  faults(f: Faults): Faults;
   /** Moves the sandbox clock forward and fires the webhook retries that became due. */
   advance(seconds: number): void;
   /** Resolves once no webhook attempt is in progress. */
@@ -48,6 +55,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     host: o.host,
     port,
     world,
+    state: () => dumpState(world).body as Record<string, unknown>,
+    faults(f) {
+      pipeline.faults.current = parseFaults(f as unknown as Record<string, unknown>, pipeline.faults.current);
+      return pipeline.faults.current;
+    },
     advance(seconds) {
       world.clock.advance(seconds);
       world.deliverer.recheck();

@@ -126,6 +126,13 @@ describe('clock', () => {
     }
   });
 
+  it('the library handle offers the same state and faults', async () => {
+    expect(sb.state()).toMatchObject({ balanceUsd: (await call(sb, 'GET', '/account')).body.balanceUsd });
+    expect(sb.faults({ failNext: { op: 'get', status: 500, count: 1 } }).failNext).toMatchObject({ op: 'get', status: 500, count: 1 });
+    expect((await call(sb, 'GET', '/units/PRX-1')).status).toBe(500);
+    expect((await call(sb, 'GET', '/units/PRX-1')).status).toBe(200);
+  });
+
   it('the state dump shows everything, released and expired included', async () => {
     const s = (await call(sb, 'GET', '/_sandbox/state')).body;
     expect(s).toMatchObject({ now: expect.any(String), balanceUsd: expect.any(Number), idempotency: expect.any(Number), webhook: { url: rx.url, enabled: true } });

@@ -7,7 +7,7 @@ import { buy, call, errorOf, sandbox } from './raw.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox({ engineDelayMs: 150 });
+  sb = await sandbox({ engineDelayMs: 400 });
 });
 afterAll(() => sb.close());
 

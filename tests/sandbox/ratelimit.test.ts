@@ -34,11 +34,11 @@ describe('rate limits', () => {
   });
 
   it('the window resets', async () => {
-    sb = await sandbox({ rateLimit: 2, rateWindowSeconds: 0.3 });
+    sb = await sandbox({ rateLimit: 2, rateWindowSeconds: 1 });
     await call(sb, 'GET', '/prices');
     await call(sb, 'GET', '/prices');
     expect((await call(sb, 'GET', '/prices')).status).toBe(429);
-    await new Promise((r) => setTimeout(r, 350));
+    await new Promise((r) => setTimeout(r, 1050));
     expect((await call(sb, 'GET', '/prices')).status).toBe(200);
   });
 
