@@ -3,26 +3,15 @@
 // load generator (node:http, keep-alive, N concurrent connections) hammers GET endpoints for a
 // few seconds and counts 200s. Target: >= 2,000 requests per second.
 //   node bench/sandbox.mjs [--seconds 5] [--connections 16] [--min 2000]
-import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { spawnSandbox } from '../scripts/lib/spawn-sandbox.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' }, min: { type: 'string', default: '2000' } } });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-const BIN = fileURLToPath(new URL('../bin/proxyctl.js', import.meta.url));
 
-const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--rate-limit', '1000000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const info = await new Promise((resolve, reject) => {
-  let buf = '';
-  child.stdout.on('data', (c) => {
-    buf += c;
-    const i = buf.indexOf('\n');
-    if (i >= 0) resolve(JSON.parse(buf.slice(0, i)));
-  });
-  child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-});
+const { child, info } = await spawnSandbox(['--rate-limit', '1000000000']);
 
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
 const url = new URL(info.baseUrl);

@@ -2,15 +2,14 @@
 // `npm run demo`: a short scripted reseller session against a local sandbox, with the real
 // binary: account, pools, buy, list, connection strings, a webhook to a local receiver (its
 // signature checked here), the delivery log. Everything runs on 127.0.0.1 and is torn down.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, spawnSandbox } from './lib/spawn-sandbox.mjs';
 
-const BIN = fileURLToPath(new URL('../bin/proxyctl.js', import.meta.url));
 const configDir = mkdtempSync(join(tmpdir(), 'proxyctl-demo-'));
 const bold = (s) => (process.stdout.isTTY ? `\u001b[1m${s}\u001b[22m` : s);
 
@@ -28,16 +27,7 @@ await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const hookUrl = `http://127.0.0.1:${receiver.address().port}/hooks/proxy`;
 
 // 2. The sandbox, on a free port; its first stdout line says where and with which key.
-const sandbox = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const info = await new Promise((resolve, reject) => {
-  let buf = '';
-  sandbox.stdout.on('data', (c) => {
-    buf += c;
-    const i = buf.indexOf('\n');
-    if (i >= 0) resolve(JSON.parse(buf.slice(0, i)));
-  });
-  sandbox.once('exit', (code) => reject(new Error(`the sandbox exited early (code ${code})`)));
-});
+const { child: sandbox, info } = await spawnSandbox();
 console.log(bold(`Sandbox running at ${info.baseUrl}`));
 console.log(`export PROXYCTL_BASE_URL=${info.baseUrl} PROXYCTL_API_KEY=${info.apiKey}\n`);
 
