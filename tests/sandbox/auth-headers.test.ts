@@ -1,11 +1,13 @@
 // Spec §1 headers, §5 authentication, §7 error envelope, unknown paths and strict methods.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { apiRoutes } from '../../src/sandbox/routes/index.js';
 import { call, errorOf, sandbox } from './raw.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox();
+  // A large budget: these loops touch every operation; the 120/min default is tested below.
+  sb = await sandbox({ rateLimit: 1000 });
 });
 afterAll(() => sb.close());
 
@@ -34,6 +36,18 @@ describe('authentication (§5)', () => {
     }
   });
 
+  it('every operation answers 401 without a key and 403 with the disabled key', async () => {
+    for (const r of apiRoutes(false)) {
+      const path = r.path.replace('{proxyRef}', 'PRX-1').replace('{poolId}', 'US-11');
+      const none = await call(sb, r.method, path, { key: null, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      expect(none.status, `${r.method} ${path}`).toBe(401);
+      expect(errorOf(none).code).toBe('invalid_api_key');
+      const off = await call(sb, r.method, path, { key: sb.disabledApiKey, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      expect(off.status, `${r.method} ${path}`).toBe(403);
+      expect(errorOf(off).code).toBe('reseller_disabled');
+    }
+  });
+
   it('auth is checked before the path: an unknown API path without a key is 401', async () => {
     const r = await call(sb, 'GET', '/nope', { key: null });
     expect(r.status).toBe(401);
@@ -49,12 +63,22 @@ describe('headers on every response (§1, §8)', () => {
       expect(id).toMatch(/^req_/);
       ids.add(id!);
       expect(r.headers.get('x-api-version')).toBe('1.0.0');
-      expect(Number(r.headers.get('x-ratelimit-limit'))).toBe(120);
+      expect(Number(r.headers.get('x-ratelimit-limit'))).toBe(1000);
       expect(Number(r.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
       expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
       expect(r.headers.get('retry-after')).toBeNull();
     }
     expect(ids.size).toBe(responses.length);
+  });
+
+  it('the default account-wide budget is 120 per window', async () => {
+    const d = await sandbox();
+    try {
+      expect((await call(d, 'GET', '/prices')).headers.get('x-ratelimit-limit')).toBe('120');
+      expect((await call(d, 'GET', '/me/uptime')).headers.get('x-ratelimit-limit')).toBe('10');
+    } finally {
+      await d.close();
+    }
   });
 
   it('X-RateLimit-Remaining counts down', async () => {
@@ -94,6 +118,19 @@ describe('errors and routing (§7)', () => {
     const d = await call(sb, 'POST', '/units/PRX-1');
     expect(d.status).toBe(405);
     expect(d.headers.get('allow')).toBe('GET, PATCH, DELETE');
+  });
+
+  it('every path refuses the methods it does not serve with 405 and an exact Allow', async () => {
+    const byPath = new Map<string, string[]>();
+    for (const r of apiRoutes(false)) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r.method]);
+    for (const [p, methods] of byPath) {
+      const path = p.replace('{proxyRef}', 'PRX-1').replace('{poolId}', 'US-11');
+      for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((x) => !methods.includes(x))) {
+        const r = await call(sb, m, path, { body: m === 'GET' || m === 'DELETE' ? undefined : {} });
+        expect(r.status, `${m} ${path}`).toBe(405);
+        expect(r.headers.get('allow')).toBe(methods.join(', '));
+      }
+    }
   });
 
   it('GET on /units lists rather than creates', async () => {

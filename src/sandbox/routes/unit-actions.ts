@@ -1,6 +1,6 @@
 // Extend, swap, change-protocol and usage of one unit (spec §4.3).
 import { PERIOD_SECONDS } from '../catalogue.js';
-import { ApiFailure, badRequest, type ApiRequest, type Reply } from '../http.js';
+import { ApiFailure, badRequest, unitNotFound, type ApiRequest, type Reply } from '../http.js';
 import { availablePool, chargeAndRun, findUnit, generatedCredentials, placement } from '../units-model.js';
 import { usageRecord } from '../usage.js';
 import { bodyObject, parseAllowedIps, parseCredentials, parseProtocol, requirePeriod } from '../validate.js';
@@ -13,6 +13,12 @@ export async function extendUnit(w: World, req: ApiRequest): Promise<Reply> {
   const period = requirePeriod(bodyObject(req.body, true).period);
   const price = w.prices[period];
   await chargeAndRun(w, price, u.poolId);
+  if (u.releasedAt !== null) {
+    // Released while the engine ran: nothing to extend, so the debit goes back.
+    w.credit(price);
+    w.persist();
+    throw unitNotFound(u.proxyRef);
+  }
   // An expired unit is renewed from now; an active one gains exactly one period.
   u.expiresAt = Math.max(u.expiresAt, w.clock.now()) + PERIOD_SECONDS[period] * 1000;
   u.lastExtended = w.clock.now();
