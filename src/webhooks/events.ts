@@ -55,7 +55,10 @@ export function summarizeEvent(payload: EventPayload): string {
   let text: string;
   switch (payload.event) {
     case 'unit.created':
-      text = join(unit, 'created', `(${[str(d.period), str(d.poolId) && `pool ${str(d.poolId)}`, paid && `${paid} USD`].filter(Boolean).join(', ')})`);
+      {
+        const details = [str(d.period), str(d.poolId) && `pool ${str(d.poolId)}`, paid && `${paid} USD`].filter(Boolean).join(', ');
+        text = join(unit, 'created', details && `(${details})`);
+      }
       break;
     case 'unit.extended':
       text = join(unit, 'extended', str(d.period) && `by ${str(d.period)}`, str(d.expiresAt) && `until ${str(d.expiresAt)}`);
