@@ -53,7 +53,13 @@ export type ReceiverRecord = ReceivedDelivery | RejectedDelivery;
 export interface ReceiverOptions {
   host: string;
   port: number;
-  secrets: readonly string[];
+  /** Read on every request, so a refresh is seen at once. */
+  secrets: () => readonly string[];
+  /**
+   * Called once when a signature does not match, before answering 400: a secret fetched from the
+   * API may have been rotated by `webhook set` after the receiver started. True when it changed.
+   */
+  refreshSecrets?: (() => Promise<boolean>) | undefined;
   forwardTo?: string | undefined;
   onRecord(record: ReceiverRecord): void;
   now?: () => Date;
@@ -104,7 +110,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const seen = new Map<string, number>();
   const inFlight = new Set<Promise<unknown>>();
 
-  const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer, tooLarge: boolean) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer, tooLarge: boolean) => {
     const receivedAt = now().toISOString();
     const event = header(req, 'x-service-event');
     const deliveryId = header(req, 'x-service-delivery');
@@ -114,7 +120,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     };
     if (req.method !== 'POST') return reject(405, 'method not allowed');
     if (tooLarge) return reject(413, 'body too large');
-    const v = verifySignature(body, header(req, 'x-service-signature'), opts.secrets);
+    const signature = header(req, 'x-service-signature');
+    let v = verifySignature(body, signature, opts.secrets());
+    if (!v.ok && v.reason === 'mismatch' && opts.refreshSecrets && (await opts.refreshSecrets().catch(() => false))) {
+      v = verifySignature(body, signature, opts.secrets());
+    }
     if (!v.ok) return reject(400, v.reason === 'missing' ? 'missing signature' : v.reason === 'malformed' ? 'malformed signature' : 'signature mismatch');
     // Only a verified body is parsed.
     let payload: EventPayload;
@@ -162,7 +172,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       if (size > MAX_BODY_BYTES) tooLarge = true;
       else chunks.push(c);
     });
-    req.on('end', () => handle(req, res, Buffer.concat(chunks), tooLarge));
+    req.on('end', () => {
+      handle(req, res, Buffer.concat(chunks), tooLarge).catch(() => {
+        if (!res.headersSent) answer(res, 500, { error: 'receiver error' });
+      });
+    });
     req.on('error', () => res.destroy());
   });
   server.keepAliveTimeout = 5_000;

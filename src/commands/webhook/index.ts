@@ -75,7 +75,7 @@ export function registerWebhook(program: Command, rt: Runtime): void {
     .description('run a local receiver: verify, print and acknowledge deliveries, optionally relay them (Ctrl-C stops, exit 130)')
     .option('--port <n>', 'port to listen on (0: any free port)', '8484')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--secret <secret>', 'webhook secret; repeatable (default: fetched with GET /webhook)', collect, [])
+    .option('--secret <secret>', 'webhook secret; repeatable (default: read with GET /webhook, and re-read after webhook set rotates it)', collect, [])
     .option('--forward-to <url>', 'relay each valid delivery, exact body and X-Service-* headers, to this URL')
     .addHelpText(
       'after',

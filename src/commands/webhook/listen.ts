@@ -41,25 +41,59 @@ export function parseListenFlags(flags: ListenFlags): ListenOptions {
   return { port, host: flags.host, secrets: flags.secret, forwardTo };
 }
 
-/** --secret wins; otherwise the account's current secret, which needs API credentials. */
-async function resolveSecrets(ctx: Context, given: string[]): Promise<string[]> {
-  if (given.length > 0) return given;
-  const fromEnv = ctx.io.env.PROXYCTL_WEBHOOK_SECRET;
-  if (fromEnv) return [fromEnv];
-  const noSecret = 'webhook listen needs the webhook secret to verify deliveries';
-  let config: WebhookConfig;
+/** Where the secrets come from, and how to re-read them when they may have been rotated. */
+export interface SecretSource {
+  current(): readonly string[];
+  refresh?: () => Promise<boolean>;
+}
+
+/** At most one GET /webhook per this many ms, however many bad deliveries arrive. */
+const REFRESH_INTERVAL_MS = 2_000;
+
+/**
+ * --secret (or PROXYCTL_WEBHOOK_SECRET) wins. Otherwise the account's secret is read with
+ * GET /webhook, and read again when a delivery does not match: `webhook set` issues a new secret,
+ * and the natural order is "start the receiver, then point the webhook at it".
+ */
+async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSource> {
+  const fixed = given.length > 0 ? given : ctx.io.env.PROXYCTL_WEBHOOK_SECRET ? [ctx.io.env.PROXYCTL_WEBHOOK_SECRET] : [];
+  if (fixed.length > 0) return { current: () => fixed };
+  let api;
   try {
-    config = await (await ctx.api()).get<WebhookConfig>('/webhook');
+    api = await ctx.api();
   } catch (err) {
     if (err instanceof AuthMissingError) {
-      throw new UsageError(noSecret, { hint: 'pass --secret S, or set PROXYCTL_BASE_URL and PROXYCTL_API_KEY so it can be read with GET /webhook' });
+      throw new UsageError('webhook listen needs the webhook secret to verify deliveries', {
+        hint: 'pass --secret S, or set PROXYCTL_BASE_URL and PROXYCTL_API_KEY so it can be read with GET /webhook',
+      });
     }
     throw err;
   }
-  if (typeof config.secret !== 'string' || config.secret === '') {
-    throw new UsageError(`${noSecret}, and the account has none yet`, { hint: 'run proxyctl webhook set URL first (it prints the secret), or pass --secret S' });
-  }
-  return [config.secret];
+  const read = async () => {
+    const config = await api.get<WebhookConfig>('/webhook');
+    return typeof config.secret === 'string' && config.secret !== '' ? config.secret : undefined;
+  };
+  let secret = await read();
+  if (!secret) ctx.warn('the account has no webhook secret yet; it is read again when the first delivery arrives (after proxyctl webhook set)');
+  let lastRefresh = 0;
+  let pending: Promise<boolean> | undefined;
+  return {
+    current: () => (secret ? [secret] : []),
+    refresh() {
+      if (pending) return pending;
+      if (Date.now() - lastRefresh < REFRESH_INTERVAL_MS) return Promise.resolve(false);
+      lastRefresh = Date.now();
+      pending = read()
+        .then((fresh) => {
+          const changed = fresh !== secret;
+          secret = fresh;
+          if (changed && fresh) ctx.notice('Read the new webhook secret from the API.');
+          return changed;
+        })
+        .finally(() => (pending = undefined));
+      return pending;
+    },
+  };
 }
 
 export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paintFor>): string {
@@ -89,7 +123,8 @@ export default async function run({ flags, ctx }: HandlerInput<ListenFlags>): Pr
     receiver = await startReceiver({
       host: opts.host,
       port: opts.port,
-      secrets,
+      secrets: secrets.current,
+      refreshSecrets: secrets.refresh,
       forwardTo: opts.forwardTo,
       now: () => ctx.now(),
       onRecord: (r) => {
@@ -105,7 +140,9 @@ export default async function run({ flags, ctx }: HandlerInput<ListenFlags>): Pr
     throw err;
   }
   // The address is the one thing a user must see, so it is printed even with --quiet.
-  ctx.io.stderr.write(`Listening for webhook deliveries on ${receiver.url} (${secrets.length} secret${secrets.length > 1 ? 's' : ''})\n`);
+  const count = secrets.current().length;
+  const how = secrets.refresh ? 'secret from the API' : `${count} secret${count > 1 ? 's' : ''}`;
+  ctx.io.stderr.write(`Listening for webhook deliveries on ${receiver.url} (${how})\n`);
   ctx.notice(`Point the API at it:  proxyctl webhook set ${receiver.url}`);
   if (opts.forwardTo) ctx.notice(`Relaying valid deliveries to ${opts.forwardTo}`);
   ctx.notice('Ctrl-C to stop.');
