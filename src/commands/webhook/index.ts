@@ -47,7 +47,7 @@ export function registerWebhook(program: Command, rt: Runtime): void {
     .option('--page <n>', 'page number (from 1)')
     .option('--page-size <n>', 'deliveries per page (1-100, default 25)')
     .option('--all', 'every page')
-    .option('-f, --follow', 'keep polling and print new deliveries and state changes until Ctrl-C')
+    .option('-f, --follow', 'keep polling and print new deliveries and state changes until Ctrl-C (then exit 0)')
     .option('--interval <seconds>', 'with --follow: seconds between polls (min 1, default 2)')
     .addHelpText(
       'after',
@@ -72,7 +72,7 @@ export function registerWebhook(program: Command, rt: Runtime): void {
 
   webhook
     .command('listen')
-    .description('run a local receiver: verify, print and acknowledge deliveries, optionally relay them (Ctrl-C stops, exit 130)')
+    .description('run a local receiver: verify, print and acknowledge deliveries, optionally relay them; runs until Ctrl-C (then exit 0)')
     .option('--port <n>', 'port to listen on (0: any free port)', '8484')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--secret <secret>', 'webhook secret; repeatable (default: read with GET /webhook, and re-read after webhook set rotates it)', collect, [])

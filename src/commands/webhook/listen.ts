@@ -1,7 +1,7 @@
 // webhook listen: a local receiver, like `stripe listen`. Verifies every delivery against its raw
 // body, prints one line (or one JSON line) per delivery, relays to --forward-to, and runs until
-// Ctrl-C. Stopping with Ctrl-C exits 130, as every interrupted proxyctl command does: scripts can
-// tell "stopped by a signal" from "the receiver failed" (exit 2 for a busy port, 3 without a key).
+// Ctrl-C or SIGTERM. That is its normal end, so it exits 0 (like `stripe listen` and `proxyctl
+// sandbox`); failures to start are their own codes (2 for a busy port or no secret, 3 without a key).
 import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import { AuthMissingError, UsageError } from '../../errors.js';

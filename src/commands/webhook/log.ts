@@ -102,6 +102,7 @@ async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<n
       await abortableSleep(opts.intervalMs, ctx.signal);
     }
   } catch (err) {
+    // Ctrl-C is how following ends, not a failure: exit 0, as `webhook listen` does.
     if (err instanceof InterruptedError || ctx.signal.aborted) return 0;
     throw err;
   }
