@@ -1,6 +1,6 @@
 // Unit list, detail, create, modify and release (spec §4.3).
 import { PERIOD_SECONDS } from '../catalogue.js';
-import { ApiFailure, badRequest, type ApiRequest, type Reply } from '../http.js';
+import { ApiFailure, badRequest, errorBody, type ApiRequest, type Reply } from '../http.js';
 import { availablePool, chargeAndRun, findUnit, generatedCredentials, placement, UNIT_STATUSES, unitStatus, unitView } from '../units-model.js';
 import type { IdempotencyRecord, UnitRecord } from '../state.js';
 import { bodyObject, optionalString, parseAllowedIps, parseCredentials, parseProtocol, queryBool, queryEnum, queryInt, requirePeriod, UUID_RE } from '../validate.js';
@@ -62,8 +62,16 @@ export async function createUnit(w: World, req: ApiRequest): Promise<Reply> {
     // one without the other.
     return await provision(w, req, (reply) => Object.assign(record, { inFlight: false, status: reply.status, body: reply.body }));
   } catch (e) {
-    // Only a purchase that happened is remembered: after any failure (validation, 402, a refunded
-    // 503) nothing was bought, so a retry with the same key is a fresh attempt.
+    if (e instanceof ApiFailure && e.status === 503) {
+      // The engine ran (debit, failure, refund): that execution is the key's result, and a retry
+      // inside 24 h replays it, as the spec says of every retry. Clients use a new key to try again.
+      const reply = { status: 503, body: errorBody(e, req.requestId) };
+      Object.assign(record, { inFlight: false, ...reply });
+      w.persist();
+      return reply;
+    }
+    // Rejected before anything ran (validation, 402, unknown pool): nothing happened, so the key
+    // stays free and a retry after fixing the cause (a top-up, say) buys normally.
     w.state.idempotency.delete(slot);
     throw e;
   }
