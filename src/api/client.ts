@@ -50,6 +50,12 @@ export interface Page<T> {
   pagination: Pagination | undefined;
 }
 
+/** Persistent per-user cache (the config dir); discovery keeps found operations here. */
+export interface AsyncCache {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -65,6 +71,7 @@ export interface ApiClientOptions {
   maxRetryWaitMs?: number;
   /** Retries allowed in this process across all requests, so a dead server fails fast in bulk. */
   retryBudget?: number;
+  cache?: AsyncCache | undefined;
 }
 
 const BACKOFF_BASE_MS = 500;
@@ -88,6 +95,7 @@ export const abortableSleep: Sleep = (ms, signal) =>
 
 export class ApiClient {
   readonly baseUrl: string;
+  readonly cache: AsyncCache | undefined;
   private readonly opts: ApiClientOptions;
   private readonly now: () => number;
   private readonly sleep: Sleep;
@@ -98,6 +106,7 @@ export class ApiClient {
   constructor(opts: ApiClientOptions) {
     this.opts = opts;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.cache = opts.cache;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? abortableSleep;
     this.random = opts.random ?? Math.random;
