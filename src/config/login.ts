@@ -1,5 +1,6 @@
 // Logging in: ask for (or read) the base URL and key, verify the key with GET /account, and only
 // then save the profile. Shared by `proxyctl login` and by commands that find no key on a TTY.
+import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { AuthMissingError, InterruptedError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
@@ -22,8 +23,14 @@ export interface LoginResult {
 
 /** Prompts run on the command's streams; Ctrl-C inside a prompt is an interruption (exit 130). */
 export async function runPrompt<T>(ctx: Context, ask: (context: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; signal: AbortSignal }) => Promise<T>): Promise<T> {
+  // inquirer ends its output stream when a prompt closes; Node spares process.stderr from that,
+  // but not any other stream, so prompts write through a shim that never ends stderr.
+  const output = new Writable({
+    write: (chunk, encoding, cb) => void ctx.io.stderr.write(chunk, encoding, cb),
+  });
+  Object.assign(output, { isTTY: ctx.io.stderrIsTTY, columns: ctx.io.columns ?? 80 });
   try {
-    return await ask({ input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal });
+    return await ask({ input: ctx.io.stdin, output, signal: ctx.signal });
   } catch (err) {
     const name = (err as Error)?.name;
     if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new InterruptedError();
