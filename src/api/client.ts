@@ -206,9 +206,12 @@ export class ApiClient {
     const requestId = raw.headers['x-request-id'];
     let parsed: unknown;
     let parseFailed = false;
-    if (raw.body.length > 0) {
+    // An error body that echoes the key back (some servers do) must not carry it to the terminal.
+    const key = this.opts.apiKey;
+    const text = raw.status >= 400 && key ? raw.body.split(key).join('[REDACTED]') : raw.body;
+    if (text.length > 0) {
       try {
-        parsed = JSON.parse(raw.body);
+        parsed = JSON.parse(text);
       } catch {
         parseFailed = true;
       }
