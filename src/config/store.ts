@@ -3,6 +3,7 @@
 // commands that read or write settings, never by `--help`.
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import type { Env } from '../io.js';
+import { UsageError } from '../errors.js';
 
 export interface Profile {
   baseUrl?: string | undefined;
@@ -73,15 +74,26 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
   const { default: Conf } = await import('conf');
   const cwd = configDirFromEnv(env);
   if (cwd) ensurePrivateDir(cwd);
-  const conf = new Conf<StoreShape>({
-    projectName: 'proxyctl',
-    configName,
-    ...(cwd ? { cwd } : {}),
-    configFileMode: 0o600,
-    // Profile names and base URLs (cache keys) contain dots; they are keys, not paths.
-    accessPropertiesByDotNotation: false,
-    clearInvalidConfig: false,
-  });
+  let conf: InstanceType<typeof Conf<StoreShape>>;
+  try {
+    conf = new Conf<StoreShape>({
+      projectName: 'proxyctl',
+      // ~/.config/proxyctl rather than conf's default ~/.config/proxyctl-nodejs.
+      projectSuffix: '',
+      configName,
+      ...(cwd ? { cwd } : {}),
+      configFileMode: 0o600,
+      // Profile names and base URLs (cache keys) contain dots; they are keys, not paths.
+      accessPropertiesByDotNotation: false,
+      // Never silently throw away someone's saved keys because of one bad edit.
+      clearInvalidConfig: false,
+    });
+  } catch (err) {
+    const where = cwd ? `${cwd}/${configName}.json` : `the ${configName}.json of proxyctl`;
+    throw new UsageError(`cannot read the config file ${where}: ${(err as Error).message}`, {
+      hint: 'fix the file, or move it away and run proxyctl login again',
+    });
+  }
   if (!cwd) {
     // conf chose the OS config dir; make it private too.
     const { dirname } = await import('node:path');

@@ -1,24 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DISABLED_KEY, KEY, POOLS, PRICES, startFakeApi } from './fake-api.js';
-import { runCli, tempConfig } from './run.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DISABLED_KEY, KEY, POOLS, PRICES, useFakeApi, type FakeApi } from './fake-api.js';
 import { json } from '../helpers/server.js';
 
-let api: Awaited<ReturnType<typeof startFakeApi>>;
-const cfg = tempConfig();
-beforeAll(async () => {
-  api = await startFakeApi();
+const fake = useFakeApi();
+const cli = fake.cli;
+let api: FakeApi;
+beforeEach(() => {
+  api = fake.api();
 });
-afterAll(async () => {
-  await api.close();
-  cfg.cleanup();
-});
-afterEach(() => {
-  api.requests.length = 0;
-});
-
-const env = () => ({ PROXYCTL_API_KEY: KEY, PROXYCTL_BASE_URL: api.url });
-const cli = (argv: string[], extra: Record<string, string | undefined> = {}, tty = false) =>
-  runCli(argv, { env: { ...env(), ...extra }, configDir: cfg.configDir, tty });
 
 describe('account commands', () => {
   it('me --json prints the snapshot verbatim, unknown fields kept', async () => {
@@ -61,6 +50,26 @@ describe('account commands', () => {
     expect(r.out).toMatch(/Uptime .*█.* 97\.5%/);
     expect(r.out).toContain('PRX-1');
     expect(r.out).toContain('95.1%');
+  });
+
+  it('me uptime colours units by health when colour is on', async () => {
+    const r = await cli(['me', 'uptime'], { FORCE_COLOR: '1' }, true);
+    const green = /\u001b\[32m█+ 100%/;
+    const yellow = /\u001b\[33m█+░* 95\.1%/;
+    expect(r.out).toMatch(green);
+    expect(r.out).toMatch(yellow);
+    const plain = await cli(['me', 'uptime'], { NO_COLOR: '1' }, true);
+    expect(plain.out).not.toContain('\u001b[3');
+  });
+
+  it('me uptime piped: per-unit rows on stdout, the account figure on stderr', async () => {
+    const from = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const r = await cli(['me', 'uptime', '--from', from]);
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n')).toHaveLength(2);
+    expect(r.out.split('\n')[0]!.split('\t').slice(0, 2)).toEqual(['PRX-1', 'US-12']);
+    expect(r.err).toContain('97.5%');
+    expect(new URL(api.requests[0]!.url, 'http://x').searchParams.get('from')).toBe(from);
   });
 
   it.each([

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOperations } from '../../src/api/discovery.js';
-import { KEY, startFakeApi } from './fake-api.js';
+import { KEY, startFakeApi, useFakeApi, type FakeApi } from './fake-api.js';
 import { runCli, tempConfig } from './run.js';
 import { json } from '../helpers/server.js';
 
@@ -55,36 +55,58 @@ describe('findOperations (the contract rules)', () => {
   });
 });
 
+describe('discover() cache', () => {
+  it('reuses a fresh cache entry and asks the server again once the TTL has passed', async () => {
+    const { discover, DISCOVERY_TTL_MS } = await import('../../src/api/discovery.js');
+    const { ApiClient } = await import('../../src/api/client.js');
+    let served = 0;
+    const { startScriptedServer } = await import('../helpers/server.js');
+    const s = await startScriptedServer((_req, res) => {
+      served += 1;
+      json(res, 200, ALT_OPENAPI);
+    });
+    const store = new Map<string, unknown>();
+    const cache = { get: async <T,>(k: string) => store.get(k) as T | undefined, set: async (k: string, v: unknown) => void store.set(k, v) };
+    const mk = () => new ApiClient({ baseUrl: s.url, apiKey: KEY, timeoutMs: 2000, env: {}, signal: new AbortController().signal, userAgent: 't', cache });
+    try {
+      let now = 1_000_000;
+      expect((await discover(mk(), () => now)).webhookTest).toEqual({ method: 'POST', path: '/webhook/ping' });
+      now += DISCOVERY_TTL_MS - 1;
+      await discover(mk(), () => now);
+      expect(served).toBe(1);
+      now += 2;
+      await discover(mk(), () => now);
+      expect(served).toBe(2);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('discovery in a command', () => {
   let openapiServed = ALT_OPENAPI as unknown;
-  let api: Awaited<ReturnType<typeof startFakeApi>>;
-  const cfg = tempConfig();
-  beforeAll(async () => {
-    api = await startFakeApi({
-      route: (req, res, path) => {
-        if (path === '/openapi.json') {
-          if (openapiServed === 'broken') {
-            res.writeHead(200, { 'content-type': 'application/json' });
-            res.end('{"openapi": "3.1');
-          } else json(res, 200, openapiServed);
-          return true;
-        }
-        if (req.method === 'POST' && path === '/account/login-name') {
-          json(res, 200, { proxyUsername: JSON.parse(req.body).proxyUsername });
-          return true;
-        }
-        return false;
-      },
-    });
+  const fake = useFakeApi({
+    route: (req, res, path) => {
+      if (path === '/openapi.json') {
+        if (openapiServed === 'broken') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"openapi": "3.1');
+        } else json(res, 200, openapiServed);
+        return true;
+      }
+      if (req.method === 'POST' && path === '/account/login-name') {
+        json(res, 200, { proxyUsername: JSON.parse(req.body).proxyUsername });
+        return true;
+      }
+      return false;
+    },
   });
-  afterAll(async () => {
-    await api.close();
-    cfg.cleanup();
+  const env = fake.env;
+  const cfg = fake.cfg;
+  let api: FakeApi;
+  beforeEach(() => {
+    api = fake.api();
   });
-  afterEach(() => {
-    api.requests.length = 0;
-  });
-  const env = () => ({ PROXYCTL_API_KEY: KEY, PROXYCTL_BASE_URL: api.url });
 
   it('uses the discovered path and caches it per base URL in the config dir', async () => {
     let r = await runCli(['me', 'username', 'set', 'acme_01', '--json'], { env: env(), configDir: cfg.configDir });

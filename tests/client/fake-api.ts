@@ -1,7 +1,9 @@
 // A scripted stand-in for the account and catalogue endpoints, for fast in-process tests (and
 // for shapes and failures the sandbox would never produce). End-to-end tests use the sandbox.
 import type { ServerResponse } from 'node:http';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { json, startScriptedServer, type RecordedRequest, type ScriptedServer } from '../helpers/server.js';
+import { runCli, tempConfig } from './run.js';
 
 export const KEY = 'pk_live_CLIENT_TEST_9f3b7e1c2d4a';
 export const DISABLED_KEY = 'pk_live_DISABLED_5e6f7a8b';
@@ -78,4 +80,33 @@ export async function startFakeApi(opts: FakeApiOptions = {}): Promise<ScriptedS
     return err(res, 404, 'not_found', `no route ${req.method} ${path}`);
   });
   return Object.assign(server, { apiRequests: () => server.requests.filter((r) => r.url.startsWith(P)), pinned: () => pinned });
+}
+
+export type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+
+/**
+ * Registers suite hooks: one fake API and one config dir for the suite, the request log cleared
+ * after each test. `cli` runs a command with the key and base URL in the environment.
+ */
+export function useFakeApi(opts: FakeApiOptions = {}) {
+  const cfg = tempConfig();
+  const box: { api?: FakeApi } = {};
+  beforeAll(async () => {
+    box.api = await startFakeApi(opts);
+  });
+  afterAll(async () => {
+    await box.api?.close();
+    cfg.cleanup();
+  });
+  afterEach(() => {
+    if (box.api) box.api.requests.length = 0;
+  });
+  const api = () => box.api!;
+  return {
+    api,
+    cfg,
+    env: () => ({ PROXYCTL_API_KEY: KEY, PROXYCTL_BASE_URL: api().url }),
+    cli: (argv: string[], extra: Record<string, string | undefined> = {}, tty = false) =>
+      runCli(argv, { env: { PROXYCTL_API_KEY: KEY, PROXYCTL_BASE_URL: api().url, ...extra }, configDir: cfg.configDir, tty }),
+  };
 }

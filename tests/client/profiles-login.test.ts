@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEY, startFakeApi } from './fake-api.js';
 import { runCli, tempConfig, type Sandboxed } from './run.js';
@@ -102,6 +102,16 @@ describe('login and profiles', () => {
     expect(r.code).toBe(3);
     r = await cli(['account'], { env: { PROXYCTL_PROFILE: 'other' } });
     expect(r.code).toBe(0);
+  });
+
+  it('a config file that is not JSON is reported, not overwritten', async () => {
+    fresh();
+    mkdirSync(cfg.configDir, { recursive: true });
+    writeFileSync(join(cfg.configDir, 'config.json'), '{"profiles": {');
+    const r = await cli(['profiles', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('cannot read the config file');
+    expect(readFileSync(join(cfg.configDir, 'config.json'), 'utf8')).toBe('{"profiles": {');
   });
 
   it('warns when the config file is readable by others', async () => {
