@@ -45,26 +45,31 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
-/** Interactive: base URL (pre-filled) and the key, hidden. */
-export async function promptCredentials(ctx: Context, defaults: { baseUrl?: string | undefined }): Promise<{ baseUrl: string; apiKey: string }> {
+/**
+ * Interactive: the base URL (pre-filled from the profile; not asked when given by --base-url or
+ * PROXYCTL_BASE_URL) and the key, hidden.
+ */
+export async function promptCredentials(ctx: Context, defaults: { baseUrl?: string | undefined; fixedBaseUrl?: string | undefined }): Promise<{ baseUrl: string; apiKey: string }> {
   const { input, password } = await import('@inquirer/prompts');
-  const baseUrl = await runPrompt(ctx, (c) =>
-    input(
-      {
-        message: 'API base URL (without /api/reseller/v1):',
-        ...(defaults.baseUrl ? { default: defaults.baseUrl } : {}),
-        validate: (v: string) => {
-          try {
-            checkBaseUrl(v.trim(), ctx.globals.insecure);
-            return true;
-          } catch (e) {
-            return (e as Error).message;
-          }
+  const baseUrl =
+    defaults.fixedBaseUrl ??
+    (await runPrompt(ctx, (c) =>
+      input(
+        {
+          message: 'API base URL (without /api/reseller/v1):',
+          ...(defaults.baseUrl ? { default: defaults.baseUrl } : {}),
+          validate: (v: string) => {
+            try {
+              checkBaseUrl(v.trim(), ctx.globals.insecure);
+              return true;
+            } catch (e) {
+              return (e as Error).message;
+            }
+          },
         },
-      },
-      c,
-    ),
-  );
+        c,
+      ),
+    ));
   const apiKey = await runPrompt(ctx, (c) =>
     password({ message: 'API key:', mask: true, validate: (v: string) => (v.trim() ? true : 'the key cannot be empty') }, c),
   );
@@ -93,7 +98,7 @@ export async function offerLogin(ctx: Context, profile: string, baseUrl: string 
   const { confirm } = await import('@inquirer/prompts');
   const yes = await runPrompt(ctx, (c) => confirm({ message: `No API key for profile "${profile}". Log in now?`, default: true }, c));
   if (!yes) throw missing;
-  const creds = await promptCredentials(ctx, { baseUrl });
+  const creds = await promptCredentials(ctx, { baseUrl, fixedBaseUrl: ctx.globals.baseUrl });
   const result = await verifyAndSave(ctx, profile, creds.baseUrl, creds.apiKey);
   ctx.notice(`Logged in; saved profile "${profile}".`);
   return result.client;

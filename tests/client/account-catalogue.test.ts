@@ -1,4 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from './run.js';
 import { DISABLED_KEY, KEY, POOLS, PRICES, useFakeApi, type FakeApi } from './fake-api.js';
 import { json } from '../helpers/server.js';
 
@@ -163,6 +166,18 @@ describe('catalogue commands', () => {
     const s = await cli(['states', '--country', 'us', '--json']);
     expect(JSON.parse(s.out)).toEqual([{ country: 'US', state: 'texas', poolCount: 1 }]);
     expect(api.requests.at(-1)!.url).toBe('/api/reseller/v1/states?country=US');
+  });
+
+  it('api --data reads @file and @- (stdin)', async () => {
+    const file = join(fake.cfg.configDir, '..', 'body.json');
+    writeFileSync(file, '{"proxyUsername":"from_file"}');
+    let r = await cli(['api', 'PUT', '/me/proxy-username', '--data', `@${file}`]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ proxyUsername: 'from_file' });
+    r = await runCli(['api', 'PUT', '/me/proxy-username', '--data', '@-'], { env: fake.env(), configDir: fake.cfg.configDir, stdin: '{"proxyUsername":"from_stdin"}' });
+    expect(JSON.parse(r.out)).toEqual({ proxyUsername: 'from_stdin' });
+    r = await cli(['api', 'PUT', '/me/proxy-username', '--data', '@/nonexistent/x.json']);
+    expect(r.code).toBe(2);
   });
 
   it('api GET prints the body; api POST sends --data as JSON', async () => {

@@ -145,6 +145,20 @@ describe('login and profiles', () => {
     expect(api.requests.map((q) => q.url)).toEqual(['/api/reseller/v1/account', '/api/reseller/v1/account']);
   });
 
+  it('interactive login with --base-url asks only for the hidden key', async () => {
+    fresh();
+    const io = fakeIO({ tty: true, env: { PROXYCTL_CONFIG_DIR: cfg.configDir } });
+    const done = main(['login', '--base-url', api.url, '--profile', 'tty'], io);
+    for (let i = 0; i < 200 && !io.err().includes('API key:'); i++) await new Promise((r) => setTimeout(r, 10));
+    (io.stdin as PassThrough).write(`${KEY}\r`);
+    expect(await done).toBe(0);
+    expect(io.err()).not.toContain('API base URL');
+    expect(io.err()).not.toContain(KEY);
+    expect(io.out()).toContain('120.50 USD');
+    const saved = JSON.parse(readFileSync(join(cfg.configDir, 'config.json'), 'utf8'));
+    expect(saved.profiles.tty).toEqual({ baseUrl: api.url, apiKey: KEY });
+  });
+
   it('with --no-input the same command exits 3 instead of prompting', async () => {
     fresh();
     const r = await cli(['account', '--no-input'], { tty: true });

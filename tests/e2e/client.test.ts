@@ -42,6 +42,9 @@ describe.skipIf(!SANDBOX_AVAILABLE)('account and catalogue against the sandbox',
     expect(t.code).toBe(0);
     expect(t.out.length).toBeGreaterThan(0);
     expect(t.out).not.toContain('\u001b[');
+    const boxed = await run([cmd, '-o', 'table']);
+    expect(boxed.code).toBe(0);
+    expect(boxed.out).toContain('│');
   });
 
   it.each([['pools'], ['providers'], ['countries'], ['states']])('%s: JSON array of the data, tab-separated table when piped', async (cmd) => {
@@ -54,6 +57,11 @@ describe.skipIf(!SANDBOX_AVAILABLE)('account and catalogue against the sandbox',
     expect(t.code).toBe(0);
     expect(t.out.trim().split('\n')).toHaveLength(items.length);
     expect(t.out.split('\n')[0]).toContain('\t');
+    const boxed = await run([cmd, '-o', 'table']);
+    expect(boxed.code).toBe(0);
+    expect(boxed.out).toContain('│');
+    const csv = await run([cmd, '-o', 'csv']);
+    expect(csv.out.trim().split('\n')).toHaveLength(items.length + 1);
   });
 
   it('pools filters by country (uppercased) and pools get returns that pool', async () => {
@@ -73,8 +81,9 @@ describe.skipIf(!SANDBOX_AVAILABLE)('account and catalogue against the sandbox',
     const j = await run(['me', 'uptime', '--day', '2', '--json']);
     expect(j.code).toBe(0);
     expect(JSON.parse(j.out)).toHaveProperty('uptimePercent');
-    const t = await run(['me', 'uptime']);
+    const t = await run(['me', 'uptime', '-o', 'table']);
     expect(t.code).toBe(0);
+    expect(t.out).toMatch(/Uptime .*%/);
   });
 
   it('me username set / clear change the pinned username (state checked)', async () => {

@@ -27,7 +27,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<{ profile: 
         hint: 'pipe the key in with --api-key-stdin (and --base-url), or set PROXYCTL_API_KEY',
       });
     }
-    const creds = await promptCredentials(ctx, { baseUrl });
+    const creds = await promptCredentials(ctx, { baseUrl, fixedBaseUrl: ctx.globals.baseUrl });
     baseUrl = creds.baseUrl;
     apiKey = creds.apiKey;
   }
