@@ -237,6 +237,19 @@ describe('pathological servers', () => {
     }
   });
 
+  it('uptime with no measurements says so instead of dumping fields', async () => {
+    const { startScriptedServer } = await import('../helpers/server.js');
+    const s = await startScriptedServer((_req, res) => json(res, 200, { from: 'a', to: 'b', uptimePercent: null, slotsUp: 0, slotsDown: 0, slotsExcluded: 0, units: [] }));
+    try {
+      const r = await cli(['me', 'uptime'], { PROXYCTL_BASE_URL: s.url }, true);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('Uptime no measurements');
+      expect(r.err).toContain('No units in this window.');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('429 with a Retry-After beyond the maximum wait exits 7 saying how long', async () => {
     const { startScriptedServer } = await import('../helpers/server.js');
     const s = await startScriptedServer((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down', requestId: 'req_429' } }, { 'retry-after': '3600' }));

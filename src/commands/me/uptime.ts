@@ -99,14 +99,16 @@ export default async function uptime({ flags, ctx }: HandlerInput<{ day?: string
     return 0;
   }
   const units = Array.isArray(data.units) ? data.units : undefined;
-  if (typeof data.uptimePercent !== 'number' || !units) {
+  if (!units || !('uptimePercent' in data)) {
     // A shape we do not know: show whatever arrived rather than guess.
     await printObject(ctx, data);
     return 0;
   }
   const paint = paintFor(ctx, mode === 'table' ? 'stdout' : 'stderr');
+  // null when no unit had a countable probe in the window (no units, or all excluded).
+  const figure = typeof data.uptimePercent === 'number' ? uptimeBar(data.uptimePercent, paint) : paint.dim('no measurements');
   const summary =
-    `Uptime ${uptimeBar(data.uptimePercent, paint)}  ${paint.dim(`${cell(data.from)} → ${cell(data.to)}`)}\n` +
+    `Uptime ${figure}  ${paint.dim(`${cell(data.from)} → ${cell(data.to)}`)}\n` +
     `slots: ${cell(data.slotsUp)} up, ${cell(data.slotsDown)} down, ${cell(data.slotsExcluded)} excluded (probes that could not reach the provider)`;
   // On a terminal the summary heads the table; piped, stdout keeps only the per-unit rows.
   if (mode === 'table') ctx.io.stdout.write(`${summary}\n`);
