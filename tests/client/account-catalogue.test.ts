@@ -241,7 +241,7 @@ describe('pathological servers', () => {
     const { startScriptedServer } = await import('../helpers/server.js');
     const s = await startScriptedServer((_req, res) => json(res, 200, { from: 'a', to: 'b', uptimePercent: null, slotsUp: 0, slotsDown: 0, slotsExcluded: 0, units: [] }));
     try {
-      const r = await cli(['me', 'uptime'], { PROXYCTL_BASE_URL: s.url }, true);
+      const r = await cli(['me', 'uptime'], { PROXYCTL_BASE_URL: s.url, NO_COLOR: '1' }, true);
       expect(r.code).toBe(0);
       expect(r.out).toContain('Uptime no measurements');
       expect(r.err).toContain('No units in this window.');
