@@ -77,13 +77,25 @@ describe.skipIf(!SANDBOX_AVAILABLE)('account and catalogue against the sandbox',
     expect((await run(['pools', 'get', all[0]!.poolId])).code).toBe(0);
   });
 
-  it('me uptime in json and table modes', async () => {
+  it('me uptime in json and table modes, with a unit probed for two hours', async () => {
+    const empty = await run(['me', 'uptime', '-o', 'table']);
+    expect(empty.code).toBe(0);
+    expect(empty.out).toContain('no measurements');
+    const pools = JSON.parse((await run(['pools', '--json'])).out) as { poolId: string; available: boolean }[];
+    const pool = pools.find((p) => p.available)!;
+    const created = await run(['api', 'POST', '/units', '--data', JSON.stringify({ poolId: pool.poolId, period: '24h' })]);
+    expect(created.code).toBe(0);
+    const ref = JSON.parse(created.out).proxyRef as string;
+    await fetch(`${sb.baseUrl}/_sandbox/advance`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: '{"seconds":7200}' });
     const j = await run(['me', 'uptime', '--day', '2', '--json']);
     expect(j.code).toBe(0);
-    expect(JSON.parse(j.out)).toHaveProperty('uptimePercent');
+    const body = JSON.parse(j.out);
+    expect(body.uptimePercent).toBeTypeOf('number');
+    expect(body.units.map((u: { proxyRef: string }) => u.proxyRef)).toContain(ref);
     const t = await run(['me', 'uptime', '-o', 'table']);
     expect(t.code).toBe(0);
-    expect(t.out).toMatch(/Uptime .*%/);
+    expect(t.out).toMatch(/Uptime .*█.*%/);
+    expect(t.out).toContain(ref);
   });
 
   it('me username set / clear change the pinned username (state checked)', async () => {
