@@ -9,6 +9,7 @@ import { registerAccount } from './me/index.js';
 import { registerCatalogue } from './catalogue/index.js';
 import { registerPools } from './pools/index.js';
 import { registerRaw } from './api/index.js';
+import { registerSandbox } from './sandbox/index.js';
 
 export function registerCommands(program: Command, rt: Runtime): void {
   registerLogin(program, rt);
@@ -18,4 +19,5 @@ export function registerCommands(program: Command, rt: Runtime): void {
   registerPools(program, rt);
   registerRaw(program, rt);
   registerCompletion(program, rt);
+  registerSandbox(program, rt);
 }
