@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { remaining, sandboxState, SANDBOX_AVAILABLE, spawnSandbox, type RunningSandbox } from './sandbox-client.js';
+import { remaining, sandboxState, spawnSandbox, type RunningSandbox } from './sandbox-client.js';
 
 const KEY = 'sk_e2e_DISTINCTIVE_4f9c2a7b1e3d8c6a';
 const DISABLED = 'sk_e2e_DISABLED_7d1e3c9b2a';
 
-describe.skipIf(!SANDBOX_AVAILABLE)('account and catalogue against the sandbox', () => {
+describe('account and catalogue against the sandbox', () => {
   let home: TempHome;
   let sb: RunningSandbox;
   const outputs: string[] = [];
@@ -164,7 +164,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)('account and catalogue against the sandbox',
   });
 });
 
-describe.skipIf(!SANDBOX_AVAILABLE)('limits and failures against the sandbox', () => {
+describe('limits and failures against the sandbox', () => {
   let home: TempHome;
   afterAll(() => home?.cleanup());
   beforeAll(() => {

@@ -1,12 +1,7 @@
 // Starts the real sandbox through the built binary (`proxyctl sandbox --port 0 --json`), exactly
 // as a user would, and reads its first stdout line for the base URL and keys.
 import { execa, type ResultPromise } from 'execa';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { BIN, cleanEnv, type TempHome } from '../helpers/cli.js';
-
-/** The sandbox lands on main in stages; until it is merged here these suites are skipped. */
-export const SANDBOX_AVAILABLE = existsSync(fileURLToPath(new URL('../../src/sandbox/index.ts', import.meta.url)));
 
 export interface RunningSandbox {
   baseUrl: string;
