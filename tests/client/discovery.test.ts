@@ -167,3 +167,25 @@ describe('the key never appears in output', () => {
     }
   });
 });
+
+describe('discovery against the real sandbox description', () => {
+  it.each([
+    [false, { pinUsername: { method: 'PUT', path: '/me/proxy-username' }, unitUsage: { method: 'GET', path: '/units/{proxyRef}/usage' }, webhookTest: { method: 'POST', path: '/webhook/test' } }],
+    [true, { pinUsername: { method: 'POST', path: '/account/fixed-login' }, unitUsage: { method: 'GET', path: '/units/{proxyRef}/traffic' }, webhookTest: { method: 'POST', path: '/webhook/send-test' } }],
+  ])('altPaths=%s: all three operations are found where the sandbox serves them', async (altPaths, expected) => {
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { resolveOperation } = await import('../../src/api/operations.js');
+    const { ApiClient } = await import('../../src/api/client.js');
+    const sb = await startSandbox({ port: 0, altPaths });
+    try {
+      const api = new ApiClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, timeoutMs: 5000, env: {}, signal: new AbortController().signal, userAgent: 't' });
+      expect({
+        pinUsername: await resolveOperation(api, 'pinUsername'),
+        unitUsage: await resolveOperation(api, 'unitUsage'),
+        webhookTest: await resolveOperation(api, 'webhookTest'),
+      }).toEqual(expected);
+    } finally {
+      await sb.close();
+    }
+  });
+});
