@@ -5,12 +5,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { fakeIO } from '../helpers/fake-io.js';
+import { tempHome } from '../helpers/cli.js';
 import { json, startScriptedServer, type ScriptedServer } from '../helpers/server.js';
 import { createUnit, trigger } from './sandbox-helpers.js';
 
 let sb: Sandbox;
 let receiver: ScriptedServer;
 let env: Record<string, string>;
+// The config dir (profiles, discovery cache) must never be the real user's.
+const home = tempHome();
 
 async function run(args: string[], opts: { tty?: boolean } = {}) {
   const io = fakeIO({ env, tty: opts.tty ?? false });
@@ -20,12 +23,13 @@ async function run(args: string[], opts: { tty?: boolean } = {}) {
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0 });
-  env = { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey };
+  env = { ...home.env, PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey };
   receiver = await startScriptedServer((_req, res) => json(res, 200, { ok: true }));
 });
 afterAll(async () => {
   await receiver.close();
   await sb.close();
+  home.cleanup();
 });
 beforeEach(async () => {
   await run(['webhook', 'disable']);
@@ -86,7 +90,7 @@ describe('webhook set / get / disable', () => {
   });
 
   it('without a key: exit 3 and the key is never needed in argv', async () => {
-    const io = fakeIO({ env: { PROXYCTL_BASE_URL: sb.baseUrl } });
+    const io = fakeIO({ env: { ...home.env, PROXYCTL_BASE_URL: sb.baseUrl } });
     expect(await main(['webhook', 'get'], io)).toBe(3);
   });
 });
@@ -140,5 +144,24 @@ describe('webhook log', () => {
     expect((await run(['webhook', 'log', '--page', '0'])).code).toBe(2);
     expect((await run(['webhook', 'log', '--follow', '--all'])).code).toBe(2);
     expect((await run(['webhook', 'log', '--follow', '--json'])).code).toBe(2);
+  });
+});
+
+describe('webhook test on a server that describes the test operation elsewhere', () => {
+  it('uses the path found in openapi.json (sandbox --alt-paths: POST /webhook/send-test)', async () => {
+    const alt = await startSandbox({ port: 0, altPaths: true });
+    const altHome = tempHome();
+    try {
+      const altEnv = { ...altHome.env, PROXYCTL_BASE_URL: alt.baseUrl, PROXYCTL_API_KEY: alt.apiKey };
+      const io1 = fakeIO({ env: altEnv });
+      expect(await main(['webhook', 'set', `${receiver.url}/alt`], io1)).toBe(0);
+      const io = fakeIO({ env: altEnv });
+      expect(await main(['webhook', 'test', '--json'], io)).toBe(0);
+      expect(JSON.parse(io.out())).toMatchObject({ event: 'unit.created', status: 'DELIVERED' });
+      expect(receiver.requests.filter((r) => r.url === '/alt')).toHaveLength(1);
+    } finally {
+      await alt.close();
+      altHome.cleanup();
+    }
   });
 });

@@ -2,11 +2,15 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO, type FakeIO } from '../helpers/fake-io.js';
+import { tempHome } from '../helpers/cli.js';
 import { json, startScriptedServer } from '../helpers/server.js';
 
+// The config dir must never be the real user's, even where no command should open it.
+const home = tempHome();
+afterAll(() => home.cleanup());
 const hmac = (body: string, secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 async function until(cond: () => boolean, what: string): Promise<void> {
@@ -18,7 +22,7 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 }
 
 async function listen(args: string[], env: Record<string, string> = {}) {
-  const io: FakeIO = fakeIO({ env });
+  const io: FakeIO = fakeIO({ env: { ...home.env, ...env } });
   const controller = new AbortController();
   const done = main(['webhook', 'listen', '--port', '0', ...args], io, { signal: controller.signal });
   await until(() => /on (http:\/\/\S+\/)/.test(io.err()) || io.err().includes('error'), 'the banner');
@@ -63,14 +67,14 @@ describe('webhook listen (in-process)', () => {
     const busy = createServer();
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     const port = (busy.address() as AddressInfo).port;
-    const io = fakeIO();
+    const io = fakeIO({ env: home.env });
     expect(await main(['webhook', 'listen', '--port', String(port), '--secret', 's'], io)).toBe(2);
     expect(io.err()).toContain(`port ${port} is already in use`);
     busy.close();
-    expect(await main(['webhook', 'listen', '--forward-to', 'not a url', '--secret', 's'], fakeIO())).toBe(2);
-    expect(await main(['webhook', 'listen', '--port', '70000', '--secret', 's'], fakeIO())).toBe(2);
-    expect(await main(['webhook', 'listen', '--json', '--secret', 's'], fakeIO())).toBe(2);
-    const none = fakeIO();
+    expect(await main(['webhook', 'listen', '--forward-to', 'not a url', '--secret', 's'], fakeIO({ env: home.env }))).toBe(2);
+    expect(await main(['webhook', 'listen', '--port', '70000', '--secret', 's'], fakeIO({ env: home.env }))).toBe(2);
+    expect(await main(['webhook', 'listen', '--json', '--secret', 's'], fakeIO({ env: home.env }))).toBe(2);
+    const none = fakeIO({ env: home.env });
     expect(await main(['webhook', 'listen', '--port', '0'], none)).toBe(2);
     expect(none.err()).toContain('needs the webhook secret');
     expect(none.err()).toContain('--secret');
