@@ -54,3 +54,21 @@ describe('summarizeEvent', () => {
     expect(summarizeEvent({})).toBe('no data');
   });
 });
+
+describe('describeChange (webhook log --follow, human lines)', () => {
+  it('says what changed: status transition, attempt, response, next attempt and error', async () => {
+    const { describeChange } = await import('../../src/commands/webhook/log.js');
+    const { plainPaint } = await import('../../src/output/index.js');
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    const t = new DeliveryTracker();
+    t.diff([d('dlv_1')], true);
+    const [c] = t.diff([d('dlv_1', { attempts: 1, responseStatus: 500, nextAttemptAt: '2026-01-01T00:01:00.000Z', lastError: 'HTTP 500' })]);
+    expect(describeChange(c!, now, plainPaint)).toBe(
+      '00:00:00  dlv_1  unit.created  PENDING  attempt 1/6  HTTP 500  next 2026-01-01T00:01:00.000Z (in 1m)  error: HTTP 500',
+    );
+    const [f] = t.diff([d('dlv_1', { status: 'FAILED', attempts: 6, responseStatus: 500 })]);
+    expect(describeChange(f!, now, plainPaint)).toBe('00:00:00  dlv_1  unit.created  PENDING → FAILED  attempt 6/6  HTTP 500');
+    const [n] = t.diff([d('dlv_2'), d('dlv_1', { status: 'FAILED', attempts: 6, responseStatus: 500 })]);
+    expect(describeChange(n!, now, plainPaint)).toBe('00:00:00  dlv_2  unit.created  PENDING  attempt 0/6  new');
+  });
+});

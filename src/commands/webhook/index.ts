@@ -60,7 +60,7 @@ export function registerWebhook(program: Command, rt: Runtime): void {
     .description('check an X-Service-Signature against a raw body (file or stdin): exit 0 valid, 11 invalid, 2 malformed')
     .option('--secret <secret>', 'webhook secret; repeat for a rotation window (env PROXYCTL_WEBHOOK_SECRET)', collect, [])
     .requiredOption('--signature <value>', "the header value, 'sha256=<hex>'")
-    .option('--payload-file <file>', 'the raw body (default: stdin)')
+    .option('--payload-file <file>', 'file holding the exact raw body (default, or "-": stdin)')
     .addHelpText(
       'after',
       examples(
