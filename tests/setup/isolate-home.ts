@@ -1,0 +1,17 @@
+// Every test worker gets its own temporary HOME and XDG_CONFIG_HOME, so an in-process test whose
+// fake environment names no PROXYCTL_CONFIG_DIR (conf then falls back to the OS config dir under
+// the home directory) can never read or write the real user's config.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+const home = mkdtempSync(join(tmpdir(), 'proxyctl-home-'));
+process.env.HOME = home;
+process.env.XDG_CONFIG_HOME = join(home, '.config');
+delete process.env.PROXYCTL_CONFIG_DIR;
+delete process.env.PROXYCTL_API_KEY;
+delete process.env.PROXYCTL_BASE_URL;
+delete process.env.PROXYCTL_PROFILE;
+
+afterAll(() => rmSync(home, { recursive: true, force: true }));
