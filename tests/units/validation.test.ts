@@ -54,7 +54,7 @@ describe('validation before any request', () => {
     const run = main(['units', 'release', 'PRX-7'], io);
     await new Promise((r) => setTimeout(r, 100));
     expect(io.err()).toContain('Release PRX-7?');
-    io.stdin.write('n\n');
+    (io.stdin as import('node:stream').PassThrough).write('n\n');
     expect(await run).toBe(0);
     expect(io.err()).toContain('Nothing released.');
     expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
