@@ -66,7 +66,7 @@ export async function main(argv: readonly string[], io: IO, opts: MainOptions = 
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    if (signal.aborted && rt.exitCode === 0) return ExitCode.interrupted;
+    if (signal.aborted && rt.exitCode === 0 && !rt.exitCodeExplicit) return ExitCode.interrupted;
     return rt.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -24,6 +24,12 @@ export interface Runtime {
   signal: AbortSignal;
   now: () => Date;
   exitCode: number;
+  /**
+   * True when the handler returned an explicit exit code: it has decided how it ends, even after
+   * Ctrl-C (a server that shuts down cleanly on SIGTERM exits 0). A void return after an
+   * interrupt stays 130.
+   */
+  exitCodeExplicit?: boolean;
   /** Set once an action has resolved the global options; error rendering reads it. */
   globals: GlobalOptions | undefined;
 }
@@ -37,6 +43,7 @@ export function lazyAction(rt: Runtime, load: () => Promise<{ default: Handler }
     const mod = await load();
     const code = await mod.default({ args: [...command.processedArgs], flags: command.opts(), ctx, command });
     rt.exitCode = typeof code === 'number' ? code : 0;
+    rt.exitCodeExplicit = typeof code === 'number';
   };
 }
 

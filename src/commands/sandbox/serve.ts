@@ -1,0 +1,87 @@
+// `proxyctl sandbox`: starts the server, prints how to reach it, serves until Ctrl-C/SIGTERM.
+import type { HandlerInput } from '../action.js';
+import { UsageError } from '../../errors.js';
+import type { SandboxOptions } from '../../sandbox/index.js';
+
+interface ServeFlags {
+  host: string;
+  port: string;
+  state?: string;
+  apiKey?: string;
+  disabledApiKey?: string;
+  balance: string;
+  discount: string;
+  seed: string;
+  rateLimit: string;
+  uptimeRateLimit: string;
+  rateWindow: string;
+  timeScale: string;
+  failPool?: string;
+  failureRate: string;
+  balanceLowThreshold: string;
+  deliveryTimeout: string;
+  altPaths?: boolean;
+}
+
+function number(flag: string, raw: string, check: (n: number) => boolean, rule: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${flag} must be ${rule}, got "${raw}"`);
+  return n;
+}
+
+export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, string | undefined>>): SandboxOptions {
+  const int = (n: number) => Number.isInteger(n);
+  return {
+    host: f.host,
+    port: number('port', f.port, (n) => int(n) && n >= 0 && n <= 65535, 'a port number (0 for a free one)'),
+    stateFile: f.state,
+    apiKey: f.apiKey ?? (env.PROXYCTL_SANDBOX_API_KEY || undefined),
+    disabledApiKey: f.disabledApiKey ?? (env.PROXYCTL_SANDBOX_DISABLED_API_KEY || undefined),
+    balance: number('balance', f.balance, (n) => n >= 0, 'a number >= 0'),
+    discountPercent: number('discount', f.discount, (n) => n >= 0 && n < 100, 'a percentage in [0, 100)'),
+    seed: number('seed', f.seed, int, 'an integer'),
+    rateLimit: number('rate-limit', f.rateLimit, (n) => int(n) && n >= 1, 'an integer >= 1'),
+    uptimeRateLimit: number('uptime-rate-limit', f.uptimeRateLimit, (n) => int(n) && n >= 1, 'an integer >= 1'),
+    rateWindowSeconds: number('rate-window', f.rateWindow, (n) => n > 0, 'a number of seconds > 0'),
+    timeScale: number('time-scale', f.timeScale, (n) => n > 0, 'a number > 0'),
+    failPool: f.failPool,
+    failureRate: number('failure-rate', f.failureRate, (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
+    balanceLowThreshold: number('balance-low-threshold', f.balanceLowThreshold, (n) => n >= 0, 'a number >= 0'),
+    deliveryTimeoutMs: number('delivery-timeout', f.deliveryTimeout, (n) => n > 0, 'a number of milliseconds > 0'),
+    altPaths: f.altPaths === true,
+  };
+}
+
+export default async function serve({ flags, ctx }: HandlerInput<ServeFlags>): Promise<number> {
+  const opts = parseServeFlags(flags, ctx.io.env);
+  const { startSandbox } = await import('../../sandbox/index.js');
+  let sb;
+  try {
+    sb = await startSandbox(opts);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new UsageError(`port ${opts.port} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  }
+  const { baseUrl, apiKey, disabledApiKey } = sb;
+  if (ctx.globals.output === 'json') {
+    ctx.io.stdout.write(`${JSON.stringify({ baseUrl, apiKey, disabledApiKey })}\n`);
+  } else {
+    ctx.io.stdout.write(
+      `Sandbox API listening on ${baseUrl}\n` +
+        `  main key:             ${apiKey}\n` +
+        `  reseller-disabled key: ${disabledApiKey}\n` +
+        `  OpenAPI description:  ${baseUrl}/api/reseller/v1/openapi.json\n\n` +
+        `export PROXYCTL_BASE_URL=${baseUrl} PROXYCTL_API_KEY=${apiKey}\n`,
+    );
+    ctx.notice(opts.stateFile ? `State persisted to ${opts.stateFile}. Ctrl-C to stop.` : 'State is in memory only (use --state FILE to keep it). Ctrl-C to stop.');
+  }
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sb.close();
+  ctx.notice('Sandbox stopped.');
+  return 0;
+}

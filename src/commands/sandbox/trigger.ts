@@ -1,0 +1,43 @@
+// `proxyctl sandbox trigger EVENT`: fires an operator event through the real delivery pipeline.
+import type { HandlerInput } from '../action.js';
+import { UsageError } from '../../errors.js';
+import { callControl } from './control-client.js';
+
+interface TriggerFlags {
+  unit?: string;
+  pool?: string;
+  reason?: string;
+  kind?: string;
+  newIp?: string;
+  data?: string;
+}
+
+export default async function trigger({ args, flags, ctx }: HandlerInput<TriggerFlags>): Promise<number> {
+  let extra: Record<string, unknown> = {};
+  if (flags.data !== undefined) {
+    try {
+      extra = JSON.parse(flags.data) as Record<string, unknown>;
+    } catch {
+      throw new UsageError('--data must be a JSON object');
+    }
+    if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) throw new UsageError('--data must be a JSON object');
+  }
+  const body = {
+    ...extra,
+    event: String(args[0]),
+    ...(flags.unit ? { proxyRef: flags.unit } : {}),
+    ...(flags.pool ? { poolId: flags.pool } : {}),
+    ...(flags.reason ? { reason: flags.reason } : {}),
+    ...(flags.kind ? { kind: flags.kind } : {}),
+    ...(flags.newIp ? { newIp: flags.newIp } : {}),
+  };
+  const r = await callControl(ctx, 'POST', 'trigger', body);
+  if (ctx.globals.output === 'json') {
+    ctx.io.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+  } else {
+    const deliveries = (r.deliveries as { id: string }[] | undefined) ?? [];
+    ctx.io.stdout.write(`${String(r.event)} fired: ${JSON.stringify(r.data)}\n`);
+    ctx.notice(deliveries.length ? `delivery ${deliveries.map((d) => d.id).join(', ')} queued (see proxyctl webhook log)` : 'no webhook is configured, so nothing was delivered');
+  }
+  return 0;
+}

@@ -1,0 +1,81 @@
+// Injected faults for client tests: `failNext` answers the next N matching requests with an error
+// before doing anything; `dropAfterCommit` lets the next N matching operations commit (debit,
+// unit, idempotency record) and then destroys the socket without answering: a lost response.
+import { badRequest } from './http.js';
+
+export interface FailNext {
+  op?: string;
+  status: number;
+  count: number;
+  code?: string;
+}
+
+export interface DropAfterCommit {
+  op?: string;
+  count: number;
+}
+
+export interface Faults {
+  failNext?: FailNext;
+  dropAfterCommit?: DropAfterCommit;
+}
+
+/** Short names accepted beside the operationIds of openapi.json. */
+const ALIASES: Record<string, string> = {
+  create: 'createUnit',
+  extend: 'extendUnit',
+  swap: 'swapUnit',
+  'change-protocol': 'changeUnitProtocol',
+  modify: 'modifyUnit',
+  release: 'releaseUnit',
+  list: 'listUnits',
+  get: 'getUnit',
+  usage: 'getUnitUsage',
+  pin: 'setProxyUsername',
+  uptime: 'getUptime',
+  'webhook-test': 'testWebhook',
+};
+
+export function opMatches(faultOp: string | undefined, op: string | undefined): boolean {
+  return faultOp === undefined || faultOp === op || ALIASES[faultOp] === op;
+}
+
+const DEFAULT_CODES: Record<number, string> = { 429: 'rate_limited', 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' };
+
+export function defaultFaultCode(status: number): string {
+  return DEFAULT_CODES[status] ?? 'injected_fault';
+}
+
+function count(v: unknown, field: string): number {
+  if (v === undefined) return 1;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw badRequest(`${field}.count must be an integer >= 0`);
+  return v;
+}
+
+function op(v: unknown, field: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw badRequest(`${field}.op must be a string`);
+  return v;
+}
+
+export function parseFaults(b: Record<string, unknown>, current: Faults): Faults {
+  const next: Faults = { ...current };
+  if (b.failNext !== undefined) {
+    const f = b.failNext as Record<string, unknown> | null;
+    if (f === null) delete next.failNext;
+    else {
+      if (typeof f !== 'object' || typeof f.status !== 'number' || f.status < 400 || f.status > 599) throw badRequest('failNext.status must be an HTTP error status (400-599)');
+      if (f.code !== undefined && typeof f.code !== 'string') throw badRequest('failNext.code must be a string');
+      next.failNext = { op: op(f.op, 'failNext'), status: f.status, count: count(f.count, 'failNext'), code: f.code as string | undefined };
+    }
+  }
+  if (b.dropAfterCommit !== undefined) {
+    const d = b.dropAfterCommit as Record<string, unknown> | null;
+    if (d === null) delete next.dropAfterCommit;
+    else {
+      if (typeof d !== 'object') throw badRequest('dropAfterCommit must be an object { op?, count }');
+      next.dropAfterCommit = { op: op(d.op, 'dropAfterCommit'), count: count(d.count, 'dropAfterCommit') };
+    }
+  }
+  return next;
+}

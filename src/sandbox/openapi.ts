@@ -1,0 +1,116 @@
+// The OpenAPI 3.1 description served at /api/reseller/v1/openapi.json, generated from the same
+// route table the server uses, so every served operation is described and nothing else is.
+import { API_PREFIX, API_VERSION } from './http.js';
+import { DOCS, ERROR_TEXT, FAULTS_SCHEMA } from './openapi-operations.js';
+import { eventData, ref, s, schemas } from './openapi-schemas.js';
+import { apiRoutes, controlRoutes } from './routes/index.js';
+
+type Schema = Record<string, unknown>;
+
+const COMMON_HEADERS = ['X-Request-Id', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const headerRefs = (extra: string[] = []) => Object.fromEntries([...COMMON_HEADERS, ...extra].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+
+function operation(op: string, params: string[], control: boolean): Schema {
+  const d = DOCS[op];
+  if (!d) throw new Error(`openapi: no documentation for operation ${op}`);
+  const parameters = [
+    ...params.map((p) => ({ name: p, in: 'path', required: true, schema: s.str() })),
+    ...(d.query ?? []).map(([name, schema, description]) => ({ name, in: 'query', required: false, schema, description })),
+    ...(d.headers ?? []).map(([name, schema, description]) => ({ name, in: 'header', required: false, schema, description })),
+  ];
+  const errors = [...new Set([...(d.errors ?? []), 401, ...(control ? [] : [403, 429])])].sort();
+  return {
+    operationId: op,
+    summary: d.summary,
+    ...(d.description ? { description: d.description } : {}),
+    tags: [d.tag],
+    ...(parameters.length ? { parameters } : {}),
+    ...(d.body ? { requestBody: { required: true, content: { 'application/json': { schema: d.body } } } } : {}),
+    responses: {
+      [String(d.ok[0])]: { description: 'Success', headers: headerRefs(), content: { 'application/json': { schema: d.ok[1] } } },
+      ...Object.fromEntries(errors.map((st) => [String(st), { $ref: `#/components/responses/E${st}` }])),
+    },
+  };
+}
+
+export function buildOpenApi(altPaths: boolean): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const add = (prefix: string, routes: { method: string; path: string; op: string }[], control: boolean) => {
+    for (const r of routes) {
+      const full = prefix + r.path;
+      const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      (paths[full] ??= {})[r.method.toLowerCase()] = operation(r.op, params, control);
+    }
+  };
+  add(API_PREFIX, apiRoutes(altPaths), false);
+  add('/_sandbox', controlRoutes(), true);
+  paths['/_sandbox/faults'] = {
+    get: { operationId: 'sandboxGetFaults', tags: ['sandbox'], summary: 'Faults armed', responses: { '200': { description: 'Faults', content: { 'application/json': { schema: FAULTS_SCHEMA } } }, '401': { $ref: '#/components/responses/E401' } } },
+    post: {
+      operationId: 'sandboxSetFaults',
+      tags: ['sandbox'],
+      summary: 'Arm faults: failNext answers the next N matching API requests with an error before doing anything; dropAfterCommit commits the next N matching operations and closes the socket without answering',
+      requestBody: { required: true, content: { 'application/json': { schema: FAULTS_SCHEMA } } },
+      responses: { '200': { description: 'Faults now armed', content: { 'application/json': { schema: FAULTS_SCHEMA } } }, '400': { $ref: '#/components/responses/E400' }, '401': { $ref: '#/components/responses/E401' } },
+    },
+    delete: { operationId: 'sandboxClearFaults', tags: ['sandbox'], summary: 'Disarm all faults', responses: { '200': { description: 'Cleared', content: { 'application/json': { schema: s.obj({}, []) } } }, '401': { $ref: '#/components/responses/E401' } } },
+  };
+  paths[`${API_PREFIX}/openapi.json`] = {
+    get: { operationId: 'getOpenApi', tags: ['meta'], summary: 'This description (served without an API key so clients can discover operations)', security: [], responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: s.obj({}, []) } } } } },
+  };
+  const webhooks = Object.fromEntries(
+    Object.entries(eventData).map(([event, data]) => [
+      event,
+      {
+        post: {
+          operationId: `event_${event.replace('.', '_')}`,
+          summary: `${event} delivery`,
+          parameters: [
+            { name: 'X-Service-Event', in: 'header', required: true, schema: s.str({ const: event }) },
+            { name: 'X-Service-Delivery', in: 'header', required: true, schema: s.str(), description: 'unique per attempt' },
+            { name: 'X-Service-Timestamp', in: 'header', required: true, schema: s.str(), description: 'unix seconds' },
+            { name: 'X-Service-Signature', in: 'header', required: true, schema: s.str({ pattern: '^sha256=[0-9a-f]{64}$' }), description: 'sha256= + hex HMAC-SHA256 of the raw body keyed with the secret' },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: s.obj({ id: s.str({ description: 'event id, the same on every attempt' }), event: s.str({ const: event }), occurredAt: s.dateTime(), data, test: s.bool() }, ['id', 'event', 'occurredAt', 'data']) } } },
+          responses: { '200': { description: 'Any 2xx within 5 seconds acknowledges; anything else is retried after 1m, 5m, 30m, 2h, 6h (6 attempts)' } },
+        },
+      },
+    ]),
+  );
+  const headerDoc = (description: string, schema: Schema) => ({ description, schema });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Reseller Proxy API (sandbox)',
+      version: API_VERSION,
+      description:
+        'Local sandbox of the Reseller Proxy API. Paths are absolute from the base URL. Every path under /api/reseller/v1 needs X-API-Key except this description. ' +
+        'Fixed-window rate budgets: account-wide (default 120/min per key) and uptime (default 10/min, independent). ' +
+        'The /_sandbox/ operations (tag sandbox) exist only in the sandbox and need the main key. ' +
+        (altPaths ? 'This sandbox serves the three operations whose paths the spec does not show at alternative paths.' : 'The three operations whose paths the spec does not show are at the client contract defaults.'),
+    },
+    servers: [{ url: '/', description: 'the server that serves this document' }],
+    security: [{ ApiKey: [] }],
+    tags: ['account', 'catalogue', 'units', 'webhooks', 'sandbox', 'meta'].map((name) => ({ name })),
+    paths,
+    webhooks,
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      schemas,
+      headers: {
+        'X-Request-Id': headerDoc('unique per request; equals error.requestId', s.str()),
+        'X-API-Version': headerDoc('API version', s.str()),
+        'X-RateLimit-Limit': headerDoc('ceiling of the current window', s.int()),
+        'X-RateLimit-Remaining': headerDoc('requests left in the window', s.int()),
+        'X-RateLimit-Reset': headerDoc('unix seconds when the window resets', s.int()),
+        'Retry-After': headerDoc('seconds to wait (429 only)', s.int()),
+      },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_TEXT).map(([st, description]) => [
+          `E${st}`,
+          { description, headers: headerRefs(st === '429' ? ['Retry-After'] : []), content: { 'application/json': { schema: ref('Error') } } },
+        ]),
+      ),
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// The sandbox-only control endpoint under /_sandbox/ (main key required): fire operator events,
+// move the clock, inspect the whole state, inject faults, set the balance.
+import { ApiFailure, badRequest, type ApiRequest, type Reply } from '../http.js';
+import { findUnit, unitStatus, unitView } from '../units-model.js';
+import { DAILY_LIMIT_MB, usageRecord } from '../usage.js';
+import { bodyObject } from '../validate.js';
+import { publicDelivery } from '../webhooks.js';
+import type { World } from '../world.js';
+
+export const EVENTS = [
+  'unit.created', 'unit.extended', 'unit.swapped', 'unit.protocol_changed', 'unit.modified', 'unit.released',
+  'unit.down', 'usage.warning', 'usage.throttled', 'server.down', 'server.ip_changed', 'balance.low',
+] as const;
+
+const num = (v: unknown, dflt: number) => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
+
+function limitOf(w: World, ref: string): number {
+  const u = usageRecord(findUnit(w, ref), w.clock.now());
+  return (u.quotaMb as number | undefined) ?? DAILY_LIMIT_MB;
+}
+
+function affectedUnits(w: World, poolId: string) {
+  const now = w.clock.now();
+  return [...w.state.units.values()].filter((u) => u.poolId === poolId && unitStatus(u, now) === 'ACTIVE').map((u) => ({ proxyRef: u.proxyRef, ip: u.ip, port: u.port }));
+}
+
+/** The `data` of an operator event, from the trigger body (extra fields override the defaults). */
+function eventData(w: World, event: string, b: Record<string, unknown>): Record<string, unknown> {
+  const { event: _e, ...extra } = b;
+  const ref = typeof b.proxyRef === 'string' ? b.proxyRef : undefined;
+  const needRef = () => {
+    if (!ref) throw badRequest(`${event} needs proxyRef`);
+    findUnit(w, ref);
+    return ref;
+  };
+  const needPool = () => {
+    const p = typeof b.poolId === 'string' ? w.poolById.get(b.poolId) : undefined;
+    if (!p) throw new ApiFailure(404, 'pool_not_found', `${event} needs an existing poolId`);
+    return p;
+  };
+  switch (event) {
+    case 'unit.down': {
+      const reason = b.reason ?? 'server_unreachable';
+      if (reason !== 'quota_exceeded' && reason !== 'server_unreachable') throw badRequest('reason must be quota_exceeded or server_unreachable');
+      return { proxyRef: needRef(), reason };
+    }
+    case 'usage.warning': {
+      const kind = b.kind ?? 'throttle';
+      if (kind !== 'throttle' && kind !== 'delete') throw badRequest('kind must be throttle or delete');
+      const limitMb = num(b.limitMb, limitOf(w, needRef()));
+      const thresholdPct = num(b.thresholdPct, kind === 'throttle' ? 80 : 75);
+      return { proxyRef: ref, kind, thresholdPct, consumedMb: num(b.consumedMb, Math.round(limitMb * thresholdPct) / 100), limitMb };
+    }
+    case 'usage.throttled': {
+      const limitMb = num(b.limitMb, limitOf(w, needRef()));
+      return { proxyRef: ref, throttleSpeedMbps: num(b.throttleSpeedMbps, 1), durationHours: num(b.durationHours, 24), consumedMb: num(b.consumedMb, limitMb), limitMb };
+    }
+    case 'server.down': {
+      const p = needPool();
+      return { poolCode: p.poolId, reason: typeof b.reason === 'string' ? b.reason : 'maintenance', affectedUnits: affectedUnits(w, p.poolId) };
+    }
+    case 'server.ip_changed': {
+      const p = needPool();
+      const oldIp = p.host;
+      const newIp = typeof b.newIp === 'string' ? b.newIp : `203.0.113.${1 + Math.floor(Math.random() * 254)}`;
+      p.host = newIp;
+      w.state.poolHosts[p.poolId] = newIp;
+      for (const u of w.state.units.values()) if (u.poolId === p.poolId) u.ip = newIp;
+      return { poolCode: p.poolId, newIp, oldIp, affectedUnits: affectedUnits(w, p.poolId) };
+    }
+    case 'balance.low':
+      return { balance: w.state.balanceUsd, threshold: w.o.balanceLowThreshold, ...extra };
+    default:
+      return { ...(ref ? { proxyRef: needRef() } : {}), ...extra };
+  }
+}
+
+export function trigger(w: World, req: ApiRequest): Reply {
+  const b = bodyObject(req.body, true);
+  const event = b.event;
+  if (typeof event !== 'string' || !(EVENTS as readonly string[]).includes(event)) throw badRequest(`event must be one of ${EVENTS.join(', ')}`);
+  const data = eventData(w, event, b);
+  const d = w.emit(event, data);
+  w.persist();
+  return { status: 202, body: { event, data, deliveries: d ? [publicDelivery(d)] : [] } };
+}
+
+export function advance(w: World, req: ApiRequest): Reply {
+  const seconds = bodyObject(req.body, true).seconds;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw badRequest('seconds must be a number >= 0');
+  w.clock.advance(seconds);
+  w.deliverer.recheck();
+  // Persist the new time too: a restart must not bring expired units back to life.
+  w.persist();
+  return { status: 200, body: { now: w.clock.nowIso() } };
+}
+
+export function setBalance(w: World, req: ApiRequest): Reply {
+  const v = bodyObject(req.body, true).balanceUsd;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw badRequest('balanceUsd must be a number >= 0');
+  w.state.balanceUsd = 0;
+  w.credit(v);
+  w.persist();
+  return { status: 200, body: { balanceUsd: w.state.balanceUsd } };
+}
+
+export function dumpState(w: World): Reply {
+  const now = w.clock.now();
+  const s = w.state;
+  return {
+    status: 200,
+    body: {
+      now: new Date(now).toISOString(),
+      balanceUsd: s.balanceUsd,
+      discountPercent: w.o.discountPercent,
+      proxyUsername: s.proxyUsername,
+      units: [...s.units.values()].map((u) => ({ ...unitView(u, now), pricePaid: u.pricePaid, releasedAt: u.releasedAt === null ? null : new Date(u.releasedAt).toISOString() })),
+      deliveries: [...s.deliveries].sort((a, b) => b.seq - a.seq).map((d) => ({ ...publicDelivery(d), payload: d.payload })),
+      idempotency: s.idempotency.size,
+      webhook: { ...s.webhook },
+    },
+  };
+}

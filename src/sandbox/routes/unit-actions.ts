@@ -1,0 +1,68 @@
+// Extend, swap, change-protocol and usage of one unit (spec §4.3).
+import { PERIOD_SECONDS } from '../catalogue.js';
+import { ApiFailure, badRequest, unitNotFound, type ApiRequest, type Reply } from '../http.js';
+import { availablePool, chargeAndRun, findUnit, generatedCredentials, placement } from '../units-model.js';
+import { usageRecord } from '../usage.js';
+import { bodyObject, parseAllowedIps, parseCredentials, parseProtocol, requirePeriod } from '../validate.js';
+import type { World } from '../world.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function extendUnit(w: World, req: ApiRequest): Promise<Reply> {
+  const u = findUnit(w, req.params.proxyRef);
+  const period = requirePeriod(bodyObject(req.body, true).period);
+  const price = w.prices[period];
+  await chargeAndRun(w, price, u.poolId);
+  if (u.releasedAt !== null) {
+    // Released while the engine ran: nothing to extend, so the debit goes back.
+    w.credit(price);
+    w.persist();
+    throw unitNotFound(u.proxyRef);
+  }
+  // An expired unit is renewed from now; an active one gains exactly one period.
+  u.expiresAt = Math.max(u.expiresAt, w.clock.now()) + PERIOD_SECONDS[period] * 1000;
+  u.lastExtended = w.clock.now();
+  u.period = period;
+  u.pricePaid = Math.round((u.pricePaid + price) * 100) / 100;
+  w.emit('unit.extended', { proxyRef: u.proxyRef, period, pricePaid: price, expiresAt: iso(u.expiresAt) });
+  w.persist();
+  return { status: 200, body: { proxyRef: u.proxyRef, expiresAt: iso(u.expiresAt), extended: true } };
+}
+
+export function swapUnit(w: World, req: ApiRequest): Reply {
+  const b = bodyObject(req.body, true);
+  const u = findUnit(w, req.params.proxyRef, { activeOnly: true });
+  if (typeof b.newPoolId !== 'string' || b.newPoolId === '') throw badRequest('newPoolId is required (a poolId from GET /pools)');
+  const pool = availablePool(w, b.newPoolId, 'pool_not_found');
+  u.swapCount += 1;
+  Object.assign(u, placement(pool, u.seq, u.swapCount), { lastSwap: w.clock.now() });
+  w.emit('unit.swapped', { proxyRef: u.proxyRef });
+  w.persist();
+  const { proxyRef, poolId, provider, ip, port, protocol, credentials } = u;
+  return { status: 200, body: { proxyRef, poolId, provider, ip, port, protocol, credentials, expiresAt: iso(u.expiresAt) } };
+}
+
+export function changeProtocol(w: World, req: ApiRequest): Reply {
+  const b = bodyObject(req.body, true);
+  const u = findUnit(w, req.params.proxyRef, { activeOnly: true });
+  if (b.newProtocol === undefined || b.newProtocol === null) throw new ApiFailure(400, 'protocol_invalid', 'newProtocol is required: socks5, http or http_noauth');
+  const next = parseProtocol(b.newProtocol, 'newProtocol');
+  if (next === u.protocol) throw new ApiFailure(409, 'protocol_unchanged', `unit ${u.proxyRef} already uses ${next}`);
+  if (next === 'http_noauth') {
+    u.allowedIps = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 1, 'exactly one client IPv4 address for http_noauth (add more later with PATCH)');
+    if (u.credentials) u.savedCredentials = u.credentials;
+    u.credentials = null;
+  } else {
+    u.credentials = parseCredentials(b.credentials) ?? u.credentials ?? u.savedCredentials ?? generatedCredentials(w);
+    u.allowedIps = [];
+  }
+  u.protocol = next;
+  w.emit('unit.protocol_changed', { proxyRef: u.proxyRef });
+  w.persist();
+  const { proxyRef, poolId, provider, ip, port, protocol, allowedIps, credentials } = u;
+  return { status: 200, body: { proxyRef, poolId, provider, ip, port, protocol, allowedIps, credentials, expiresAt: iso(u.expiresAt) } };
+}
+
+export function unitUsage(w: World, req: ApiRequest): Reply {
+  return { status: 200, body: usageRecord(findUnit(w, req.params.proxyRef), w.clock.now()) };
+}

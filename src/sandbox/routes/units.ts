@@ -1,0 +1,150 @@
+// Unit list, detail, create, modify and release (spec §4.3).
+import { PERIOD_SECONDS } from '../catalogue.js';
+import { ApiFailure, badRequest, type ApiRequest, type Reply } from '../http.js';
+import { availablePool, chargeAndRun, findUnit, generatedCredentials, placement, UNIT_STATUSES, unitStatus, unitView } from '../units-model.js';
+import type { UnitRecord } from '../state.js';
+import { bodyObject, optionalString, parseAllowedIps, parseCredentials, parseProtocol, queryBool, queryEnum, queryInt, requirePeriod, UUID_RE } from '../validate.js';
+import type { World } from '../world.js';
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+export function listUnits(w: World, req: ApiRequest): Reply {
+  const q = req.query;
+  const status = queryEnum(q, 'status', UNIT_STATUSES);
+  const includeExpired = queryBool(q, 'includeExpired');
+  const poolId = q.get('poolId') || undefined;
+  const raw = q.get('expiringWithinHours');
+  const within = raw === null || raw === '' ? undefined : queryInt(q, 'expiringWithinHours', 1, 1, 1_000_000);
+  const page = queryInt(q, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
+  const pageSize = queryInt(q, 'pageSize', 50, 1, 200);
+  const now = w.clock.now();
+  const rows: UnitRecord[] = [];
+  for (const u of w.state.units.values()) {
+    const s = unitStatus(u, now);
+    if (status ? s !== status : s === 'RELEASED' || (s === 'EXPIRED' && !includeExpired)) continue;
+    if (poolId !== undefined && u.poolId !== poolId) continue;
+    if (within !== undefined && (s !== 'ACTIVE' || u.expiresAt - now > within * 3600_000)) continue;
+    rows.push(u);
+  }
+  rows.sort((a, b) => (a.poolId < b.poolId ? -1 : a.poolId > b.poolId ? 1 : a.seq - b.seq));
+  const totalPages = Math.ceil(rows.length / pageSize);
+  return {
+    status: 200,
+    body: {
+      data: rows.slice((page - 1) * pageSize, page * pageSize).map((u) => unitView(u, now)),
+      pagination: { page, pageSize, totalItems: rows.length, totalPages, hasNext: page < totalPages, hasPrev: page > 1 },
+    },
+  };
+}
+
+export function getUnit(w: World, req: ApiRequest): Reply {
+  return { status: 200, body: unitView(findUnit(w, req.params.proxyRef), w.clock.now()) };
+}
+
+/** POST /units with Idempotency-Key: a retry inside 24 h replays the first answer, no second debit. */
+export async function createUnit(w: World, req: ApiRequest): Promise<Reply> {
+  const rawKey = req.headers['idempotency-key'];
+  const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
+  if (key === undefined) return provision(w, req);
+  if (!UUID_RE.test(key)) throw new ApiFailure(400, 'idempotency_key_invalid', 'Idempotency-Key must be a UUID (e.g. from uuidgen)');
+  const slot = `${String(req.headers['x-api-key'])}\u0000${key.toLowerCase()}`;
+  const now = w.clock.now();
+  const prior = w.state.idempotency.get(slot);
+  if (prior && now - prior.createdAt < IDEMPOTENCY_WINDOW_MS) {
+    if (prior.inFlight) throw new ApiFailure(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still being processed; retry shortly');
+    return { status: prior.status!, body: prior.body, headers: { 'idempotent-replayed': 'true' } };
+  }
+  const record = { createdAt: now, inFlight: true } as { createdAt: number; inFlight: boolean; status?: number; body?: unknown };
+  w.state.idempotency.set(slot, record);
+  try {
+    const reply = await provision(w, req);
+    Object.assign(record, { inFlight: false, status: reply.status, body: reply.body });
+    w.persist();
+    return reply;
+  } catch (e) {
+    // Only a purchase that happened is remembered: after any failure (validation, 402, a refunded
+    // 503) nothing was bought, so a retry with the same key is a fresh attempt.
+    w.state.idempotency.delete(slot);
+    throw e;
+  }
+}
+
+async function provision(w: World, req: ApiRequest): Promise<Reply> {
+  const b = bodyObject(req.body, true);
+  if (typeof b.poolId !== 'string' || b.poolId === '') throw badRequest('poolId is required (a poolId from GET /pools)');
+  const period = requirePeriod(b.period);
+  const protocol = b.protocol === undefined || b.protocol === null ? 'socks5' : parseProtocol(b.protocol, 'protocol');
+  const custom = parseCredentials(b.credentials);
+  let allowedIps: string[] = [];
+  if (protocol === 'http_noauth') allowedIps = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 1, 'exactly one IPv4 address for http_noauth at creation (add more later with PATCH)');
+  else if (b.allowedIps !== undefined && b.allowedIps !== null) throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to the http_noauth protocol');
+  const pool = availablePool(w, b.poolId, 'pool_not_available');
+  const price = w.prices[period];
+  await chargeAndRun(w, price, pool.poolId);
+  const now = w.clock.now();
+  const seq = w.state.nextUnitSeq++;
+  const u: UnitRecord = {
+    proxyRef: `PRX-${seq}`,
+    seq,
+    ...placement(pool, seq, 0),
+    protocol,
+    credentials: protocol === 'http_noauth' ? null : (custom ?? generatedCredentials(w)),
+    savedCredentials: null,
+    allowedIps,
+    description: optionalString(b, 'description') ?? '',
+    period,
+    pricePaid: price,
+    createdAt: now,
+    expiresAt: now + PERIOD_SECONDS[period] * 1000,
+    lastSwap: null,
+    lastExtended: null,
+    swapCount: 0,
+    releasedAt: null,
+  };
+  w.state.units.set(u.proxyRef, u);
+  w.emit('unit.created', { proxyRef: u.proxyRef, poolId: u.poolId, period, pricePaid: price });
+  w.persist();
+  return { status: 201, body: unitView(u, now) };
+}
+
+export function modifyUnit(w: World, req: ApiRequest): Reply {
+  const u = findUnit(w, req.params.proxyRef);
+  const b = bodyObject(req.body, true);
+  let modified = false;
+  if (b.credentials !== undefined && b.credentials !== null) {
+    if (u.protocol === 'http_noauth') throw badRequest('credentials do not apply to an http_noauth unit; change its protocol first');
+    const c = parseCredentials(b.credentials)!;
+    if (c.username !== u.credentials?.username || c.password !== u.credentials?.password) {
+      u.credentials = c;
+      modified = true;
+    }
+  }
+  if (b.description !== undefined) {
+    if (typeof b.description !== 'string' || b.description.length > 500) throw badRequest('description must be a string of at most 500 characters');
+    if (b.description !== u.description) {
+      u.description = b.description;
+      modified = true;
+    }
+  }
+  if (b.allowedIps !== undefined) {
+    if (u.protocol !== 'http_noauth') throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to http_noauth units');
+    const ips = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 100, '1 to 100 IPv4 addresses (the replacement list)');
+    if (ips.join(',') !== u.allowedIps.join(',')) {
+      u.allowedIps = ips;
+      modified = true;
+    }
+  }
+  if (modified) {
+    w.emit('unit.modified', { proxyRef: u.proxyRef });
+    w.persist();
+  }
+  return { status: 200, body: { proxyRef: u.proxyRef, modified } };
+}
+
+export function releaseUnit(w: World, req: ApiRequest): Reply {
+  const u = findUnit(w, req.params.proxyRef);
+  u.releasedAt = w.clock.now();
+  w.emit('unit.released', { proxyRef: u.proxyRef });
+  w.persist();
+  return { status: 200, body: { proxyRef: u.proxyRef, removed: true } };
+}

@@ -1,0 +1,134 @@
+// The request pipeline: request id and version headers, injected faults, authentication, the two
+// rate budgets, routing (method-strict), body parsing, the handler, and the error envelope.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { defaultFaultCode, opMatches, parseFaults, type Faults } from './faults.js';
+import { API_PREFIX, API_VERSION, ApiFailure, errorBody, parseJsonBody, readBody, sendJson, type ApiRequest, type Reply } from './http.js';
+import { buildOpenApi } from './openapi.js';
+import { RateLimiter, type Budget } from './ratelimit.js';
+import { Router, type Route } from './router.js';
+import { apiRoutes, controlRoutes } from './routes/index.js';
+import { bodyObject } from './validate.js';
+import type { World } from './world.js';
+
+const CONTROL_PREFIX = '/_sandbox';
+const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+export class RequestPipeline {
+  readonly faults: { current: Faults } = { current: {} };
+  private readonly api: Router;
+  private readonly control: Router;
+  private readonly general: RateLimiter;
+  private readonly uptime: RateLimiter;
+  private readonly idPrefix = `req_${randomBytes(4).toString('hex')}`;
+  private seq = 0;
+  private openapiText: string | undefined;
+
+  constructor(private readonly w: World) {
+    this.api = new Router(API_PREFIX, apiRoutes(w.o.altPaths));
+    const faultRoutes: Route[] = [
+      { method: 'GET', path: '/faults', op: 'sandboxGetFaults', handler: () => ({ status: 200, body: this.faults.current }) },
+      { method: 'POST', path: '/faults', op: 'sandboxSetFaults', handler: (_w, req) => this.setFaults(req) },
+      { method: 'DELETE', path: '/faults', op: 'sandboxClearFaults', handler: () => ((this.faults.current = {}), { status: 200, body: {} }) },
+    ];
+    this.control = new Router(CONTROL_PREFIX, [...controlRoutes(), ...faultRoutes]);
+    const windowMs = w.o.rateWindowSeconds * 1000;
+    this.general = new RateLimiter(w.o.rateLimit, windowMs);
+    this.uptime = new RateLimiter(w.o.uptimeRateLimit, windowMs);
+  }
+
+  private setFaults(req: ApiRequest): Reply {
+    this.faults.current = parseFaults(bodyObject(req.body, true), this.faults.current);
+    return { status: 200, body: this.faults.current };
+  }
+
+  handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const requestId = `${this.idPrefix}${(++this.seq).toString(36).padStart(6, '0')}`;
+    const headers: Record<string, string | number> = { 'x-request-id': requestId, 'x-api-version': API_VERSION };
+    this.process(req, res, requestId, headers).catch((e: unknown) => {
+      const f = e instanceof ApiFailure ? e : new ApiFailure(500, 'internal_error', 'the sandbox hit an unexpected error');
+      if (!(e instanceof ApiFailure)) process.stderr.write(`sandbox: ${requestId}: ${(e as Error).stack ?? String(e)}\n`);
+      if (res.headersSent || res.destroyed) return;
+      Object.assign(headers, f.extra.headers ?? {});
+      sendJson(res, f.status, errorBody(f, requestId), headers);
+    });
+  };
+
+  private rateHeaders(headers: Record<string, string | number>, b: Budget): void {
+    headers['x-ratelimit-limit'] = b.limit;
+    headers['x-ratelimit-remaining'] = b.remaining;
+    headers['x-ratelimit-reset'] = b.reset;
+  }
+
+  private async process(req: IncomingMessage, res: ServerResponse, requestId: string, headers: Record<string, string | number>): Promise<void> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const method = req.method ?? 'GET';
+    const rawKey = req.headers['x-api-key'];
+    const key = typeof rawKey === 'string' ? rawKey : undefined;
+    const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+    const isControl = path.startsWith(`${CONTROL_PREFIX}/`);
+    const bodyText = method === 'GET' || method === 'HEAD' ? (req.resume(), '') : await readBody(req);
+    this.rateHeaders(headers, this.general.peek(key ?? ''));
+    if (!isApi && !isControl) throw new ApiFailure(404, 'not_found', `no such path: ${method} ${path}`);
+
+    if (isApi && path === OPENAPI_PATH && method === 'GET') {
+      // Served without a key so clients can discover the operations before login.
+      this.openapiText ??= JSON.stringify(buildOpenApi(this.w.o.altPaths));
+      headers['content-type'] = 'application/json; charset=utf-8';
+      res.writeHead(200, headers);
+      res.end(this.openapiText);
+      return;
+    }
+    const match = (isApi ? this.api : this.control).match(method, path);
+    const route = match && 'route' in match ? match.route : undefined;
+
+    const fail = this.faults.current.failNext;
+    if (isApi && fail && fail.count > 0 && opMatches(fail.op, route?.op)) {
+      fail.count--;
+      const retry = fail.status === 429 || fail.status === 503 ? { 'retry-after': '1' } : undefined;
+      throw new ApiFailure(fail.status, fail.code ?? defaultFaultCode(fail.status), `injected fault: HTTP ${fail.status}`, { headers: retry });
+    }
+
+    if (key !== this.w.o.apiKey && !(isApi && key === this.w.o.disabledApiKey)) {
+      throw new ApiFailure(401, 'invalid_api_key', key === undefined ? 'the X-API-Key header is missing' : 'the API key is not valid');
+    }
+    if (isApi) {
+      // The uptime budget is independent: it alone gates uptime requests, which still count
+      // against the account-wide budget; exhausting either never blocks the other.
+      const isUptime = route?.op === 'getUptime';
+      const general = this.general.hit(key);
+      const budget = isUptime ? this.uptime.hit(key) : general;
+      this.rateHeaders(headers, budget);
+      if (!budget.allowed) {
+        headers['retry-after'] = budget.retryAfter;
+        throw new ApiFailure(429, 'rate_limited', `rate limit of ${budget.limit} requests per ${this.w.o.rateWindowSeconds} s exceeded; retry in ${budget.retryAfter} s`);
+      }
+      if (key === this.w.o.disabledApiKey) throw new ApiFailure(403, 'reseller_disabled', 'reseller mode is not enabled for this account; contact support');
+    }
+    if (!match) throw new ApiFailure(404, 'not_found', `no such path: ${path}`);
+    if (!route) {
+      headers.allow = (match as { allow: string[] }).allow.join(', ');
+      throw new ApiFailure(405, 'method_not_allowed', `${method} is not allowed on ${path}; allowed: ${headers.allow}`);
+    }
+    const apiReq: ApiRequest = {
+      method,
+      path,
+      params: (match as { params: Record<string, string> }).params,
+      query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+      headers: req.headers,
+      body: parseJsonBody(bodyText),
+      requestId,
+    };
+    const reply = await route.handler(this.w, apiReq);
+    const drop = this.faults.current.dropAfterCommit;
+    if (isApi && drop && drop.count > 0 && opMatches(drop.op, route.op)) {
+      drop.count--;
+      res.socket?.destroy();
+      return;
+    }
+    Object.assign(headers, reply.headers ?? {});
+    sendJson(res, reply.status, reply.body, headers);
+  }
+}

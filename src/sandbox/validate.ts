@@ -1,0 +1,98 @@
+// Field validation shared by the handlers. Every failure names the field so a reseller can fix
+// the request without guessing.
+import { ApiFailure, badRequest } from './http.js';
+import { isPeriod, type Period } from './catalogue.js';
+
+export const PROTOCOLS = ['socks5', 'http', 'http_noauth'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+export function bodyObject(body: unknown, required: boolean): Record<string, unknown> {
+  if (body === undefined && !required) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+export function requirePeriod(v: unknown, field = 'period'): Period {
+  if (v === undefined || v === null) throw badRequest(`${field} is required (one of 3h, 12h, 24h, 7d, 30d)`);
+  if (!isPeriod(v)) throw badRequest(`${field} must be one of 3h, 12h, 24h, 7d, 30d, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+/** `inject` is the prose's name for the no-auth protocol; it is accepted and stored as http_noauth. */
+export function parseProtocol(v: unknown, field: string): Protocol {
+  if (v === 'inject') return 'http_noauth';
+  if (typeof v !== 'string' || !(PROTOCOLS as readonly string[]).includes(v)) {
+    throw new ApiFailure(400, 'protocol_invalid', `${field} must be one of socks5, http, http_noauth, got ${JSON.stringify(v)}`);
+  }
+  return v as Protocol;
+}
+
+const USERNAME_RE = /^[^\s:@]{3,32}$/;
+
+export function validUsername(v: unknown): v is string {
+  return typeof v === 'string' && USERNAME_RE.test(v);
+}
+
+export function parseCredentials(v: unknown, field = 'credentials'): Credentials | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw badRequest(`${field} must be an object { username, password }`);
+  const { username, password } = v as Record<string, unknown>;
+  if (!validUsername(username)) throw badRequest(`${field}.username must be 3 to 32 characters without spaces, ':' or '@'`);
+  if (typeof password !== 'string' || !/^[^\s:]{4,64}$/.test(password)) {
+    throw badRequest(`${field}.password must be 4 to 64 characters without spaces or ':'`);
+  }
+  return { username, password };
+}
+
+const IPV4_RE = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+export function isIPv4(v: unknown): v is string {
+  return typeof v === 'string' && IPV4_RE.test(v);
+}
+
+/** allowedIps as a list of IPv4 addresses with a size rule; the error code is allowed_ips_invalid. */
+export function parseAllowedIps(v: unknown, field: string, min: number, max: number, rule: string): string[] {
+  if (!Array.isArray(v)) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} is required: ${rule}`);
+  if (v.length < min || v.length > max) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} must hold ${rule}, got ${v.length}`);
+  for (const ip of v) {
+    if (!isIPv4(ip)) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} entry ${JSON.stringify(ip)} is not an IPv4 address`);
+  }
+  return [...new Set(v as string[])];
+}
+
+export function optionalString(obj: Record<string, unknown>, field: string): string | undefined {
+  const v = obj[field];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw badRequest(`${field} must be a string`);
+  return v;
+}
+
+export function queryInt(q: URLSearchParams, name: string, dflt: number, min: number, max: number): number {
+  const raw = q.get(name);
+  if (raw === null || raw === '') return dflt;
+  if (!/^-?\d+$/.test(raw)) throw badRequest(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw badRequest(`${name} must be an integer between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+export function queryBool(q: URLSearchParams, name: string): boolean {
+  const raw = q.get(name);
+  if (raw === null || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw badRequest(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+export function queryEnum<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
+  const raw = q.get(name);
+  if (raw === null || raw === '') return undefined;
+  if (!(allowed as readonly string[]).includes(raw)) throw badRequest(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as T;
+}
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,0 +1,143 @@
+// The sandbox's shared pieces, resolved once at start: options, clock, catalogue, state, the
+// webhook deliverer, and the money operations every purchase goes through.
+import { buildCatalogue, discountedPrices, type PoolRecord, type Prices } from './catalogue.js';
+import { Clock } from './clock.js';
+import { initialState, loadState, saveState, type SandboxState } from './state.js';
+import { Deliverer } from './webhooks.js';
+
+export interface SandboxOptions {
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Port (default 0: a free port). */
+  port?: number;
+  /** Main key: reseller mode enabled (default sk_sandbox_main_0000000000000000). */
+  apiKey?: string;
+  /** Key of an account without reseller mode: every call answers 403 reseller_disabled. */
+  disabledApiKey?: string;
+  /** Starting balance in USD (default 1000). Ignored when a state file already exists. */
+  balance?: number;
+  /** Reseller discount in percent (default 15). */
+  discountPercent?: number;
+  /** Catalogue seed (default 42). */
+  seed?: number;
+  /** Account-wide budget per window (default 120). */
+  rateLimit?: number;
+  /** Rate-limit window in real seconds (default 60). */
+  rateWindowSeconds?: number;
+  /** Uptime budget per window (default 10). */
+  uptimeRateLimit?: number;
+  /** Sandbox seconds per real second (default 1). */
+  timeScale?: number;
+  /** A pool whose engine always fails (create/extend answer 503 upstream_unreachable, refunded). */
+  failPool?: string;
+  /** Probability in [0, 1] that any create/extend fails upstream (default 0). */
+  failureRate?: number;
+  /** balance.low fires when the balance drops below this (default 50). */
+  balanceLowThreshold?: number;
+  /** Persist state to this file (atomic writes); in memory when absent. */
+  stateFile?: string;
+  /** Serve the three operations the spec leaves unshown at alternative paths (declared in openapi.json). */
+  altPaths?: boolean;
+  /** Real milliseconds a webhook receiver has to answer (default 5000). */
+  deliveryTimeoutMs?: number;
+  /** Real milliseconds the provisioning engine takes (default 20); gives duplicates a window to collide. */
+  engineDelayMs?: number;
+  /** Account e-mail shown by /me. */
+  email?: string;
+}
+
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'failPool' | 'stateFile'>> & { failPool: string | undefined; stateFile: string | undefined };
+
+export const DEFAULT_API_KEY = 'sk_sandbox_main_0000000000000000';
+export const DEFAULT_DISABLED_API_KEY = 'sk_sandbox_disabled_0000000000000000';
+
+export function resolveOptions(o: SandboxOptions): ResolvedOptions {
+  const r: ResolvedOptions = {
+    host: o.host ?? '127.0.0.1',
+    port: o.port ?? 0,
+    apiKey: o.apiKey ?? DEFAULT_API_KEY,
+    disabledApiKey: o.disabledApiKey ?? DEFAULT_DISABLED_API_KEY,
+    balance: o.balance ?? 1000,
+    discountPercent: o.discountPercent ?? 15,
+    seed: o.seed ?? 42,
+    rateLimit: o.rateLimit ?? 120,
+    rateWindowSeconds: o.rateWindowSeconds ?? 60,
+    uptimeRateLimit: o.uptimeRateLimit ?? 10,
+    timeScale: o.timeScale ?? 1,
+    failPool: o.failPool,
+    failureRate: o.failureRate ?? 0,
+    balanceLowThreshold: o.balanceLowThreshold ?? 50,
+    stateFile: o.stateFile,
+    altPaths: o.altPaths ?? false,
+    deliveryTimeoutMs: o.deliveryTimeoutMs ?? 5000,
+    engineDelayMs: o.engineDelayMs ?? 20,
+    email: o.email ?? 'reseller@sandbox.example',
+  };
+  const bad = (m: string) => new RangeError(`sandbox option ${m}`);
+  if (r.apiKey === r.disabledApiKey) throw bad('apiKey and disabledApiKey must differ');
+  if (!(r.balance >= 0)) throw bad('balance must be >= 0');
+  if (!(r.discountPercent >= 0 && r.discountPercent < 100)) throw bad('discountPercent must be in [0, 100)');
+  if (!(r.rateLimit >= 1) || !(r.uptimeRateLimit >= 1)) throw bad('rate limits must be >= 1');
+  if (!(r.rateWindowSeconds > 0)) throw bad('rateWindowSeconds must be > 0');
+  if (!(r.timeScale > 0)) throw bad('timeScale must be > 0');
+  if (!(r.failureRate >= 0 && r.failureRate <= 1)) throw bad('failureRate must be in [0, 1]');
+  return r;
+}
+
+export const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export class World {
+  readonly clock: Clock;
+  readonly pools: PoolRecord[];
+  readonly poolById: Map<string, PoolRecord>;
+  readonly prices: Prices;
+  readonly state: SandboxState;
+  readonly deliverer: Deliverer;
+
+  constructor(readonly o: ResolvedOptions) {
+    this.clock = new Clock(o.timeScale);
+    this.pools = buildCatalogue(o.seed);
+    this.poolById = new Map(this.pools.map((p) => [p.poolId, p]));
+    this.prices = discountedPrices(o.discountPercent);
+    const restored = o.stateFile ? loadState(o.stateFile) : undefined;
+    this.state = restored ?? initialState(o.balance);
+    if (restored) this.clock.notBefore(restored.savedAt);
+    for (const [poolId, host] of Object.entries(this.state.poolHosts)) {
+      const p = this.poolById.get(poolId);
+      if (p) p.host = host;
+    }
+    this.deliverer = new Deliverer(this.clock, this.state, o.deliveryTimeoutMs, () => this.persist());
+  }
+
+  /** Writes the state file (when there is one). Called after every mutation, before answering. */
+  persist(): void {
+    if (this.o.stateFile) saveState(this.o.stateFile, this.state, this.clock.now());
+  }
+
+  emit(event: string, data: Record<string, unknown>, test = false) {
+    return this.deliverer.emit(event, data, test);
+  }
+
+  debit(amount: number): void {
+    this.state.balanceUsd = round2(this.state.balanceUsd - amount);
+    const threshold = this.o.balanceLowThreshold;
+    if (this.state.balanceUsd < threshold && !this.state.balanceLowFired) {
+      this.state.balanceLowFired = true;
+      this.emit('balance.low', { balance: this.state.balanceUsd, threshold });
+    }
+  }
+
+  credit(amount: number): void {
+    this.state.balanceUsd = round2(this.state.balanceUsd + amount);
+    if (this.state.balanceUsd >= this.o.balanceLowThreshold) this.state.balanceLowFired = false;
+  }
+
+  /** Whether the provisioning engine fails this time (the configured pool, or the failure rate). */
+  engineFails(poolId: string): boolean {
+    return poolId === this.o.failPool || (this.o.failureRate > 0 && Math.random() < this.o.failureRate);
+  }
+
+  engineDelay(): Promise<void> {
+    return new Promise((r) => setTimeout(r, this.o.engineDelayMs));
+  }
+}
