@@ -132,4 +132,52 @@ describe('purchases never double-charge', () => {
     expect(s.units.map((u) => u.proxyRef).sort()).toEqual(printed.map((u) => u.proxyRef).sort());
     expect(cents(1000 - s.balanceUsd)).toBe(printed.length * cents(price('3h')));
   }, 30_000);
+
+  it('an extend whose response is lost is settled by re-reading the expiry: applied, charged once, not retried', async () => {
+    const { kit, pool, price } = await setup();
+    const created = await kit.run(['units', 'create', '--pool', pool, '--period', '24h', '--json']);
+    const ref = JSON.parse(String(created.stdout)).proxyRef as string;
+    const before = await kit.state();
+    await kit.control('/faults', { dropAfterCommit: { op: 'extend', count: 1 } });
+    const r = await kit.run(['units', 'extend', ref, '--period', '7d', '--json']);
+    expect(r.exitCode).toBe(0);
+    const after = await kit.state();
+    const u = after.units.find((x) => x.proxyRef === ref)!;
+    expect(JSON.parse(String(r.stdout))).toEqual({ proxyRef: ref, expiresAt: u.expiresAt, extended: true });
+    expect(Date.parse(u.expiresAt) - Date.parse(before.units[0]!.expiresAt)).toBe(7 * 86_400_000);
+    expect(cents(before.balanceUsd - after.balanceUsd)).toBe(cents(price('7d')));
+  });
+
+  it('an extend that failed ambiguously but did not apply says so plainly, with the ref, and charges nothing', async () => {
+    const { kit, pool } = await setup();
+    const created = await kit.run(['units', 'create', '--pool', pool, '--period', '24h', '--json']);
+    const ref = JSON.parse(String(created.stdout)).proxyRef as string;
+    const before = await kit.state();
+    await kit.control('/faults', { failNext: { op: 'extend', status: 502, count: 1 } });
+    const r = await kit.run(['units', 'extend', ref, '--period', '7d']);
+    expect(r.exitCode).toBe(9);
+    expect(r.stderr).toContain(`${ref} was not extended`);
+    expect(r.stderr).toContain('nothing was charged');
+    const after = await kit.state();
+    expect(after.balanceUsd).toBe(before.balanceUsd);
+    expect(after.units[0]!.expiresAt).toBe(before.units[0]!.expiresAt);
+  });
+
+  it('after a partial 503 failure, re-running with the same key buys only the missing unit', async () => {
+    const { kit, pool, price } = await setup();
+    await kit.control('/faults', { failNext: { op: 'create', status: 503, code: 'upstream_unreachable', count: 7 } });
+    const args = ['units', 'create', '--pool', pool, '--period', '3h', '--count', '2', '--idempotency-key', KEY, '--json'];
+    const first = await kit.run(args);
+    expect(first.exitCode).toBe(10);
+    const bought = JSON.parse(String(first.stdout)).filter((x: { proxyRef?: string }) => x.proxyRef);
+    expect(bought).toHaveLength(1);
+    const again = await kit.run(args);
+    expect(again.exitCode).toBe(0);
+    const refs = JSON.parse(String(again.stdout)).map((u: { proxyRef: string }) => u.proxyRef);
+    expect(refs).toContain(bought[0].proxyRef);
+    const s = await kit.state();
+    expect(s.units.map((u) => u.proxyRef).sort()).toEqual([...refs].sort());
+    expect(s.units).toHaveLength(2);
+    expect(cents(1000 - s.balanceUsd)).toBe(2 * cents(price('3h')));
+  }, 30_000);
 });
