@@ -88,7 +88,7 @@ describe('purchases never double-charge', () => {
   }, 30_000);
 
   it('a 429 storm from two competing processes: both batches complete, each unit debited once', async () => {
-    const { kit, pool, price } = await setup({ rateLimit: 4, rateWindowSeconds: 1 });
+    const { kit, pool, price } = await setup({ rateLimit: 3, rateWindowSeconds: 1 });
     const args = ['units', 'create', '--pool', pool, '--period', '3h', '--count', '6', '--json', '--debug'];
     const [a, b] = await Promise.all([kit.run(args), kit.run(args)]);
     expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
@@ -116,9 +116,11 @@ describe('purchases never double-charge', () => {
       reject: false,
       env: cleanEnv({ ...kit.home.env, PROXYCTL_BASE_URL: kit.sb.baseUrl, PROXYCTL_API_KEY: kit.sb.apiKey }),
     });
+    let seen = '';
     await new Promise<void>((resolve) => {
       child.stderr!.on('data', (c: Buffer) => {
-        if (c.toString().includes('[1/30] created')) resolve();
+        seen += c.toString();
+        if (seen.includes('[1/30] created')) resolve();
       });
     });
     child.kill('SIGINT');
