@@ -2,6 +2,7 @@
 // created lazily, on first use, so a command that does not need them never loads them.
 import type { IO } from './io.js';
 import type { ApiClient } from './api/client.js';
+import type { ConfigStore } from './config/store.js';
 import { shouldColor } from './io.js';
 import { UsageError } from './errors.js';
 
@@ -42,6 +43,8 @@ export interface Context {
   warn(message: string): void;
   /** The API client (undici loads on first call). Throws exit-3 errors when no key is configured. */
   api(): Promise<ApiClient>;
+  /** Profiles and caches (conf loads on first call). */
+  config(): Promise<ConfigStore>;
 }
 
 export interface RawGlobalFlags {
@@ -105,6 +108,7 @@ function nonEmpty(v: string | undefined): string | undefined {
 export function createContext(io: IO, globals: GlobalOptions, signal: AbortSignal, now: () => Date = () => new Date()): Context {
   const stderrColor = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
   let api: Promise<ApiClient> | undefined;
+  let config: Promise<ConfigStore> | undefined;
   const ctx: Context = {
     io,
     globals,
@@ -122,6 +126,10 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
     api() {
       api ??= import('./api/index.js').then((m) => m.createApiClient(ctx, globals.insecure));
       return api;
+    },
+    config() {
+      config ??= import('./config/store.js').then((m) => m.openConfigStore(io.env, (msg) => ctx.warn(msg)));
+      return config;
     },
   };
   return ctx;

@@ -32,3 +32,10 @@ export function shouldColor(opts: { flag: boolean; env: Env; isTTY: boolean }): 
 export function write(stream: Writable, text: string): void {
   stream.write(text);
 }
+
+/** All of a stream as text (stdin for --api-key-stdin or --data @-). */
+export async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+  return text;
+}

@@ -50,6 +50,12 @@ export interface Page<T> {
   pagination: Pagination | undefined;
 }
 
+/** Persistent per-user cache (the config dir); discovery keeps found operations here. */
+export interface AsyncCache {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -65,6 +71,7 @@ export interface ApiClientOptions {
   maxRetryWaitMs?: number;
   /** Retries allowed in this process across all requests, so a dead server fails fast in bulk. */
   retryBudget?: number;
+  cache?: AsyncCache | undefined;
 }
 
 const BACKOFF_BASE_MS = 500;
@@ -88,6 +95,7 @@ export const abortableSleep: Sleep = (ms, signal) =>
 
 export class ApiClient {
   readonly baseUrl: string;
+  readonly cache: AsyncCache | undefined;
   private readonly opts: ApiClientOptions;
   private readonly now: () => number;
   private readonly sleep: Sleep;
@@ -98,6 +106,7 @@ export class ApiClient {
   constructor(opts: ApiClientOptions) {
     this.opts = opts;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.cache = opts.cache;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? abortableSleep;
     this.random = opts.random ?? Math.random;
@@ -197,9 +206,12 @@ export class ApiClient {
     const requestId = raw.headers['x-request-id'];
     let parsed: unknown;
     let parseFailed = false;
-    if (raw.body.length > 0) {
+    // An error body that echoes the key back (some servers do) must not carry it to the terminal.
+    const key = this.opts.apiKey;
+    const text = raw.status >= 400 && key ? raw.body.split(key).join('[REDACTED]') : raw.body;
+    if (text.length > 0) {
       try {
-        parsed = JSON.parse(raw.body);
+        parsed = JSON.parse(text);
       } catch {
         parseFailed = true;
       }

@@ -1,9 +1,10 @@
 // Builds the ApiClient for a command from its context: credentials, timeouts, debug trace.
 import type { Context } from '../context.js';
-import { AuthMissingError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { resolveCredentials } from '../config/credentials.js';
+import type { CacheStore } from '../config/store.js';
 import { userAgent } from '../version.js';
-import { ApiClient } from './client.js';
+import { ApiClient, type AsyncCache } from './client.js';
 
 export { ApiClient } from './client.js';
 export type { ApiResponse, Page, Pagination, Query, RequestOptions, RetryPolicy } from './client.js';
@@ -38,18 +39,44 @@ export function checkBaseUrl(raw: string, insecure: boolean): URL {
 
 export async function createApiClient(ctx: Context, insecure = false): Promise<ApiClient> {
   const creds = await resolveCredentials(ctx);
-  if (!creds.baseUrl) {
-    throw new AuthMissingError('no API base URL configured', 'run proxyctl login or set PROXYCTL_BASE_URL and PROXYCTL_API_KEY');
+  if (!creds.baseUrl || !creds.apiKey) {
+    // Validate a base URL that is there before offering to log in with it.
+    if (creds.baseUrl) checkBaseUrl(creds.baseUrl, insecure);
+    const { offerLogin } = await import('../config/login.js');
+    return offerLogin(ctx, creds.profile, creds.baseUrl);
   }
-  const url = checkBaseUrl(creds.baseUrl, insecure);
-  if (!creds.apiKey) throw new AuthMissingError();
-  return new ApiClient({
+  return buildApiClient(ctx, checkBaseUrl(creds.baseUrl, insecure), creds.apiKey);
+}
+
+/** A client for a known base URL and key (also used by login to verify a key before saving it). */
+export async function buildApiClient(ctx: Context, url: URL, apiKey: string): Promise<ApiClient> {
+  const client = new ApiClient({
     baseUrl: url.toString().replace(/\/+$/, ''),
-    apiKey: creds.apiKey,
+    apiKey,
     timeoutMs: ctx.globals.timeoutMs,
     env: ctx.io.env,
     signal: ctx.signal,
     userAgent: userAgent(),
     trace: ctx.globals.debug ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
+    cache: discoveryCache(ctx),
   });
+  return client;
+}
+
+/** Discovery results persist in the config dir; a config dir we cannot open just means no cache. */
+function discoveryCache(ctx: Context): AsyncCache {
+  let store: Promise<CacheStore | undefined> | undefined;
+  const open = () => (store ??= ctx.config().then((s) => s.cache, () => undefined));
+  return {
+    async get<T>(key: string) {
+      return (await open())?.get<T>(key);
+    },
+    async set(key: string, value: unknown) {
+      try {
+        (await open())?.set(key, value);
+      } catch {
+        // A read-only config dir must not break a command; discovery runs again next time.
+      }
+    },
+  };
 }

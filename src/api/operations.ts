@@ -1,6 +1,6 @@
 // The three operations whose paths the API spec does not publish. Their defaults come from the
-// CLI contract; discovery from the server's openapi.json (src/api/discovery.ts, when present)
-// may replace them per base URL.
+// CLI contract; discovery from the server's openapi.json (src/api/discovery.ts) replaces them
+// per base URL when the server describes them elsewhere.
 import type { ApiClient } from './client.js';
 
 export type UnpublishedOperation = 'pinUsername' | 'unitUsage' | 'webhookTest';
@@ -19,8 +19,8 @@ export const DEFAULT_OPERATIONS: Record<UnpublishedOperation, OperationRef> = {
 
 /** Resolves an unpublished operation for this client's base URL. */
 export async function resolveOperation(api: ApiClient, op: UnpublishedOperation): Promise<OperationRef> {
-  void api;
-  return DEFAULT_OPERATIONS[op];
+  const { discover } = await import('./discovery.js');
+  return (await discover(api))[op] ?? DEFAULT_OPERATIONS[op];
 }
 
 export function fillPath(path: string, params: Record<string, string>): string {

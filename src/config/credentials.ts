@@ -1,19 +1,34 @@
 // Where the base URL and API key come from: flag > environment > stored profile.
-// (Stored profiles are read by src/config/store.ts once it exists; until then env and flags.)
 import type { Context } from '../context.js';
+import { DEFAULT_PROFILE } from './store.js';
 
 export interface Credentials {
   baseUrl: string | undefined;
   apiKey: string | undefined;
-  /** Name of the profile that supplied something, if any. */
-  profile: string | undefined;
+  /** The profile in use (named by --profile/PROXYCTL_PROFILE, else the current one). */
+  profile: string;
+  /** True when that profile exists in the config file. */
+  profileExists: boolean;
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v === '' ? undefined : v;
 }
 
 export async function resolveCredentials(ctx: Context): Promise<Credentials> {
-  const envKey = ctx.io.env.PROXYCTL_API_KEY;
+  const envKey = nonEmpty(ctx.io.env.PROXYCTL_API_KEY);
+  const flagOrEnvBase = ctx.globals.baseUrl;
+  // Flags and environment alone are enough: do not open (or warn about) a config file we do not need.
+  if (envKey && flagOrEnvBase && ctx.globals.profile === undefined) {
+    return { baseUrl: flagOrEnvBase, apiKey: envKey, profile: DEFAULT_PROFILE, profileExists: false };
+  }
+  const store = await ctx.config();
+  const name = ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE;
+  const stored = store.profile(name);
   return {
-    baseUrl: ctx.globals.baseUrl,
-    apiKey: envKey !== undefined && envKey !== '' ? envKey : undefined,
-    profile: undefined,
+    baseUrl: flagOrEnvBase ?? nonEmpty(stored?.baseUrl),
+    apiKey: envKey ?? nonEmpty(stored?.apiKey),
+    profile: name,
+    profileExists: stored !== undefined,
   };
 }

@@ -67,3 +67,18 @@ export function cell(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return JSON.stringify(v);
 }
+
+export const PERIODS = ['3h', '12h', '24h', '7d', '30d'] as const;
+
+/** A Prices object on one line: "3h 1.20 · 12h 3.00 · …"; periods the server adds are kept. */
+export function pricesText(prices: unknown): string {
+  if (!prices || typeof prices !== 'object') return '-';
+  const p = prices as Record<string, unknown>;
+  const keys = [...PERIODS.filter((k) => k in p), ...Object.keys(p).filter((k) => !(PERIODS as readonly string[]).includes(k))];
+  return keys.map((k) => `${k} ${typeof p[k] === 'number' ? (p[k] as number).toFixed(2) : cell(p[k])}`).join(' · ');
+}
+
+/** "99.5%" from a percentage, "-" when absent. */
+export function percent(v: unknown): string {
+  return typeof v === 'number' && Number.isFinite(v) ? `${Number(v.toFixed(2))}%` : '-';
+}

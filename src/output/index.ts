@@ -48,6 +48,15 @@ export function paintFor(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): 
   return { bold: c.bold, dim: c.dim, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 }
 
+/**
+ * Known columns first, then a generic column for every other top-level field of the value(s),
+ * so fields the API adds later still show in tables.
+ */
+export function withExtraFields<T>(known: Column<T>[], covered: readonly string[], sample: T[]): Column<T>[] {
+  const extra = genericColumns(sample).filter((c) => !covered.includes(c.header) && c.header !== 'value');
+  return [...known, ...extra];
+}
+
 function genericColumns<T>(sample: T[]): Column<T>[] {
   const keys: string[] = [];
   for (const row of sample) {

@@ -19,7 +19,7 @@ export const schemas: Record<string, Schema> = {
   Protocol: str({ enum: ['socks5', 'http', 'http_noauth'], description: 'http_noauth is HTTP without authentication, restricted to allowedIps' }),
   ProtocolInput: str({ enum: ['socks5', 'http', 'http_noauth', 'inject'], description: '`inject` is accepted as an alias of http_noauth' }),
   Prices: obj(Object.fromEntries(periods.map((p) => [p, num({ description: `post-discount price of ${p} in USD: exactly what is debited` })]))),
-  Credentials: obj({ username: str({ minLength: 3, maxLength: 32, pattern: '^[^\\s:@]+$' }), password: str({ minLength: 4, maxLength: 64, pattern: '^[^\\s:]+$' }) }),
+  Credentials: obj({ username: str({ minLength: 1, maxLength: 64, pattern: '^[^\\s:@]+$' }), password: str({ minLength: 1, maxLength: 64, pattern: '^[^\\s:]+$' }) }),
   Pool: obj({
     poolId: str({ pattern: '^[A-Z]{2}-\\d+$', examples: ['US-11'] }),
     provider: str(),

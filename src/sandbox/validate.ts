@@ -42,9 +42,11 @@ export function parseCredentials(v: unknown, field = 'credentials'): Credentials
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) throw badRequest(`${field} must be an object { username, password }`);
   const { username, password } = v as Record<string, unknown>;
-  if (!validUsername(username)) throw badRequest(`${field}.username must be 3 to 32 characters without spaces, ':' or '@'`);
-  if (typeof password !== 'string' || !/^[^\s:]{4,64}$/.test(password)) {
-    throw badRequest(`${field}.password must be 4 to 64 characters without spaces or ':'`);
+  // The spec sets no rules for custom credentials; only what would break the
+  // ip:port:username:password connection string (or a login) is refused.
+  if (typeof username !== 'string' || !/^[^\s:@]{1,64}$/.test(username)) throw badRequest(`${field}.username must be 1 to 64 characters without spaces, ':' or '@'`);
+  if (typeof password !== 'string' || !/^[^\s:]{1,64}$/.test(password)) {
+    throw badRequest(`${field}.password must be 1 to 64 characters without spaces or ':'`);
   }
   return { username, password };
 }

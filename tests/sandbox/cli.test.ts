@@ -27,23 +27,23 @@ describe('proxyctl sandbox', () => {
     expect(info.apiKey).toMatch(/^sk_sandbox_main_/);
     expect(info.disabledApiKey).toMatch(/^sk_sandbox_disabled_/);
     const r = await fetch(`${info.baseUrl}/api/reseller/v1/account`, { headers: { 'x-api-key': info.apiKey } });
-    expect(r.status).toBe(200);
+    expect(r.status, await r.text()).toBe(200);
 
     const env = { PROXYCTL_BASE_URL: info.baseUrl, PROXYCTL_API_KEY: info.apiKey };
     const adv = await proxyctl(['sandbox', 'advance', '60', '--json'], { home, env });
-    expect(adv.exitCode).toBe(0);
+    expect(adv.exitCode, String(adv.stderr)).toBe(0);
     expect(JSON.parse(String(adv.stdout)).now).toMatch(/^\d{4}-/);
     const trig = await proxyctl(['sandbox', 'trigger', 'balance.low', '--json'], { home, env });
-    expect(trig.exitCode).toBe(0);
+    expect(trig.exitCode, String(trig.stderr)).toBe(0);
     expect(JSON.parse(String(trig.stdout))).toMatchObject({ event: 'balance.low', deliveries: [] });
     const bad = await proxyctl(['sandbox', 'trigger', 'unit.down', '--unit', 'PRX-404'], { home, env });
-    expect(bad.exitCode).toBe(5);
+    expect(bad.exitCode, String(bad.stderr)).toBe(5);
     const st = await proxyctl(['sandbox', 'state'], { home, env });
     expect(JSON.parse(String(st.stdout)).balanceUsd).toBe(1000);
 
     child.kill('SIGTERM');
     const done = await child;
-    expect(done.exitCode).toBe(0);
+    expect(done.exitCode, String(done.stderr)).toBe(0);
   });
 
   it('human output shows the keys and the export hint; flags configure the keys', async () => {

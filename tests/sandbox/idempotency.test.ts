@@ -7,7 +7,7 @@ import { buy, call, errorOf, sandbox } from './raw.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox({ engineDelayMs: 400 });
+  sb = await sandbox({ engineDelayMs: 400, failPool: 'DE-11' });
 });
 afterAll(() => sb.close());
 
@@ -69,5 +69,21 @@ describe('Idempotency-Key', () => {
     expect(poor.status).toBe(402);
     await call(sb, 'POST', '/_sandbox/balance', { body: { balanceUsd: 100 } });
     expect((await buy(sb, {}, { 'idempotency-key': key })).status).toBe(201);
+  });
+
+  it('a refunded 503 is the key\'s result: a retry replays it without running the engine again', async () => {
+    const key = randomUUID();
+    const before = await balance();
+    const units = await unitCount();
+    const failed = await buy(sb, { poolId: 'DE-11' }, { 'idempotency-key': key });
+    expect(failed.status).toBe(503);
+    expect(errorOf(failed).code).toBe('upstream_unreachable');
+    expect(await balance()).toBe(before);
+    const replay = await buy(sb, { poolId: 'DE-11' }, { 'idempotency-key': key });
+    expect(replay.status).toBe(503);
+    expect(replay.body).toEqual(failed.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await balance()).toBe(before);
+    expect(await unitCount()).toBe(units);
   });
 });

@@ -1,6 +1,7 @@
 // --state FILE: atomic writes after every mutation, so a restart (even after kill -9) loses no
 // acknowledged purchase.
 import { execa } from 'execa';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,8 @@ describe('persistence', () => {
   it('a restarted sandbox has the units, balance, webhook and username of the previous one', async () => {
     const file = join(dir, 'a.json');
     const a = await sandbox({ stateFile: file });
-    const u = (await call(a, 'POST', '/units', { body: { poolId: 'US-11', period: '7d' } })).body;
+    const key = randomUUID();
+    const u = (await call(a, 'POST', '/units', { body: { poolId: 'US-11', period: '7d' }, headers: { 'idempotency-key': key } })).body;
     await call(a, 'PUT', '/me/proxy-username', { body: { proxyUsername: 'keepme' } });
     await call(a, 'PATCH', '/webhook', { body: { url: 'https://hooks.example.com/x' } });
     const balance = (await call(a, 'GET', '/account')).body.balanceUsd;
@@ -25,6 +27,10 @@ describe('persistence', () => {
       expect((await call(b, 'GET', `/units/${u.proxyRef}`)).body).toMatchObject({ proxyRef: u.proxyRef, credentials: u.credentials, expiresAt: u.expiresAt });
       expect((await call(b, 'GET', '/account')).body.balanceUsd).toBe(balance);
       expect((await call(b, 'GET', '/webhook')).body.url).toBe('https://hooks.example.com/x');
+      const replay = await call(b, 'POST', '/units', { body: { poolId: 'US-11', period: '7d' }, headers: { 'idempotency-key': key } });
+      expect(replay.status).toBe(201);
+      expect(replay.body).toEqual(u);
+      expect((await call(b, 'GET', '/account')).body.balanceUsd).toBe(balance);
       const next = (await call(b, 'POST', '/units', { body: { poolId: 'US-11', period: '3h' } })).body;
       expect(next.proxyRef).not.toBe(u.proxyRef);
       expect(next.credentials.username).toBe('keepme');

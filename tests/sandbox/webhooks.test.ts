@@ -155,6 +155,25 @@ describe('deliveries', () => {
     for (const a of attempts) expect(verify(a.raw, a.headers['x-service-signature'])).toBe(true);
   });
 
+  it('with --time-scale the whole retry schedule runs by itself (no advance)', async () => {
+    const fast = await sandbox({ timeScale: 36_000 });
+    const dead = await startReceiver();
+    dead.respond = 500;
+    try {
+      await call(fast, 'PATCH', '/webhook', { body: { url: dead.url } });
+      const d = (await call(fast, 'POST', '/webhook/test')).body;
+      await waitFor(async () => (await call(fast, 'GET', '/webhook/deliveries?status=FAILED')).body.data.some((x: { id: string }) => x.id === d.id), 10_000);
+      expect(dead.received).toHaveLength(6);
+      // 1m, 5m, 30m, 2h, 6h at 36,000x are about 2, 8, 50, 200 and 600 ms of real time.
+      const gaps = dead.received.slice(1).map((r, i) => r.at - dead.received[i]!.at);
+      expect(gaps[4]!).toBeGreaterThan(gaps[2]!);
+      expect(gaps[4]!).toBeGreaterThanOrEqual(550);
+    } finally {
+      await fast.close();
+      await dead.close();
+    }
+  });
+
   it('a receiver that does not answer in time counts as a failed attempt', async () => {
     rx.respond = 'hang';
     const d = (await call(sb, 'POST', '/webhook/test')).body;

@@ -1,8 +1,8 @@
 // Unit list, detail, create, modify and release (spec §4.3).
 import { PERIOD_SECONDS } from '../catalogue.js';
-import { ApiFailure, badRequest, type ApiRequest, type Reply } from '../http.js';
+import { ApiFailure, badRequest, errorBody, type ApiRequest, type Reply } from '../http.js';
 import { availablePool, chargeAndRun, findUnit, generatedCredentials, placement, UNIT_STATUSES, unitStatus, unitView } from '../units-model.js';
-import type { UnitRecord } from '../state.js';
+import type { IdempotencyRecord, UnitRecord } from '../state.js';
 import { bodyObject, optionalString, parseAllowedIps, parseCredentials, parseProtocol, queryBool, queryEnum, queryInt, requirePeriod, UUID_RE } from '../validate.js';
 import type { World } from '../world.js';
 
@@ -54,22 +54,30 @@ export async function createUnit(w: World, req: ApiRequest): Promise<Reply> {
     if (prior.inFlight) throw new ApiFailure(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still being processed; retry shortly');
     return { status: prior.status!, body: prior.body, headers: { 'idempotent-replayed': 'true' } };
   }
-  const record = { createdAt: now, inFlight: true } as { createdAt: number; inFlight: boolean; status?: number; body?: unknown };
+  for (const [k, r] of w.state.idempotency) if (now - r.createdAt >= IDEMPOTENCY_WINDOW_MS) w.state.idempotency.delete(k);
+  const record: IdempotencyRecord = { createdAt: now, inFlight: true };
   w.state.idempotency.set(slot, record);
   try {
-    const reply = await provision(w, req);
-    Object.assign(record, { inFlight: false, status: reply.status, body: reply.body });
-    w.persist();
-    return reply;
+    // The record is completed in the same state write as the purchase: a crash cannot keep
+    // one without the other.
+    return await provision(w, req, (reply) => Object.assign(record, { inFlight: false, status: reply.status, body: reply.body }));
   } catch (e) {
-    // Only a purchase that happened is remembered: after any failure (validation, 402, a refunded
-    // 503) nothing was bought, so a retry with the same key is a fresh attempt.
+    if (e instanceof ApiFailure && e.status === 503) {
+      // The engine ran (debit, failure, refund): that execution is the key's result, and a retry
+      // inside 24 h replays it, as the spec says of every retry. Clients use a new key to try again.
+      const reply = { status: 503, body: errorBody(e, req.requestId) };
+      Object.assign(record, { inFlight: false, ...reply });
+      w.persist();
+      return reply;
+    }
+    // Rejected before anything ran (validation, 402, unknown pool): nothing happened, so the key
+    // stays free and a retry after fixing the cause (a top-up, say) buys normally.
     w.state.idempotency.delete(slot);
     throw e;
   }
 }
 
-async function provision(w: World, req: ApiRequest): Promise<Reply> {
+async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => void): Promise<Reply> {
   const b = bodyObject(req.body, true);
   if (typeof b.poolId !== 'string' || b.poolId === '') throw badRequest('poolId is required (a poolId from GET /pools)');
   const period = requirePeriod(b.period);
@@ -103,8 +111,10 @@ async function provision(w: World, req: ApiRequest): Promise<Reply> {
   };
   w.state.units.set(u.proxyRef, u);
   w.emit('unit.created', { proxyRef: u.proxyRef, poolId: u.poolId, period, pricePaid: price });
+  const reply = { status: 201, body: unitView(u, now) };
+  commit?.(reply);
   w.persist();
-  return { status: 201, body: unitView(u, now) };
+  return reply;
 }
 
 export function modifyUnit(w: World, req: ApiRequest): Reply {

@@ -1,0 +1,11 @@
+// `proxyctl openapi`: GET /openapi.json, printed as it came.
+import type { HandlerInput } from '../action.js';
+import { assertFormats } from '../../output/index.js';
+import { printBody } from './request.js';
+
+export default async function openapi({ ctx }: HandlerInput): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const api = await ctx.api();
+  printBody(ctx, await api.get<unknown>('/openapi.json'));
+  return 0;
+}

@@ -1,0 +1,38 @@
+// `proxyctl prices`: GET /prices. JSON is the API's object; tables show one row per period.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { assertFormats, money, outputMode, printList, printObject, PERIODS, withSpinner } from '../../output/index.js';
+
+export interface PricesResponse {
+  prices?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export async function run(ctx: Context): Promise<PricesResponse> {
+  const api = await ctx.api();
+  return withSpinner(ctx, 'Fetching prices…', () => api.get<PricesResponse>('/prices'));
+}
+
+export function priceRows(prices: Record<string, unknown> | undefined): { period: string; price: unknown }[] {
+  const p = prices ?? {};
+  const order = [...PERIODS.filter((k) => k in p), ...Object.keys(p).filter((k) => !(PERIODS as readonly string[]).includes(k))];
+  return order.map((period) => ({ period, price: p[period] }));
+}
+
+export default async function prices({ ctx }: HandlerInput): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+  const body = await run(ctx);
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl' || !body.prices || typeof body.prices !== 'object') {
+    await printObject(ctx, body);
+    return 0;
+  }
+  await printList(ctx, priceRows(body.prices), {
+    columns: [
+      { header: 'period', value: (r) => r.period },
+      { header: 'price', value: (r) => r.price, format: (r) => (typeof r.price === 'number' ? money(r.price) : String(r.price ?? '-')) },
+    ],
+    empty: 'The price schedule is empty.',
+  });
+  return 0;
+}

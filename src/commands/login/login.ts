@@ -1,0 +1,64 @@
+// `proxyctl login`: prompts (or reads stdin), verifies with GET /account, then saves the profile.
+import type { HandlerInput } from '../action.js';
+import { readAllText } from '../../io.js';
+import type { Context } from '../../context.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { assertFormats, money, percent, printObject, withSpinner } from '../../output/index.js';
+import { checkProfileName, promptCredentials, verifyAndSave, type AccountSummary } from '../../config/login.js';
+import { DEFAULT_PROFILE } from '../../config/store.js';
+
+export interface LoginOptions {
+  profile: string;
+  baseUrl: string | undefined;
+  apiKeyStdin: boolean;
+}
+
+export async function run(opts: LoginOptions, ctx: Context): Promise<{ profile: string; baseUrl: string; account: AccountSummary }> {
+  let baseUrl = opts.baseUrl;
+  let apiKey: string;
+  if (opts.apiKeyStdin) {
+    if (!baseUrl) throw new UsageError('--api-key-stdin needs a base URL', { hint: 'pass --base-url URL or set PROXYCTL_BASE_URL' });
+    apiKey = (await readAllText(ctx.io.stdin)).trim();
+    if (!apiKey) throw new UsageError('no API key on stdin');
+    if (/\s/.test(apiKey)) throw new UsageError('the API key on stdin contains whitespace; pass only the key');
+  } else {
+    if (!ctx.canPrompt) {
+      throw new UsageError('login needs a terminal to prompt for the key', {
+        hint: 'pipe the key in with --api-key-stdin (and --base-url), or set PROXYCTL_API_KEY',
+      });
+    }
+    const creds = await promptCredentials(ctx, { baseUrl, fixedBaseUrl: ctx.globals.baseUrl });
+    baseUrl = creds.baseUrl;
+    apiKey = creds.apiKey;
+  }
+  try {
+    const r = await withSpinner(ctx, 'Checking the API key…', () => verifyAndSave(ctx, opts.profile, baseUrl!, apiKey));
+    return { profile: r.profile, baseUrl: r.baseUrl, account: r.account };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      throw new ApiError(
+        { status: err.status, code: err.code, type: err.type, message: err.message, requestId: err.requestId, raw: err.raw },
+        'the key was rejected and nothing was saved; check the key and the base URL',
+      );
+    }
+    throw err;
+  }
+}
+
+export default async function login({ flags, ctx }: HandlerInput<{ apiKeyStdin?: boolean }>): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const store = await ctx.config();
+  const profile = checkProfileName(ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE);
+  const existing = store.profile(profile);
+  const result = await run({ profile, baseUrl: ctx.globals.baseUrl ?? existing?.baseUrl, apiKeyStdin: flags.apiKeyStdin === true }, ctx);
+  ctx.notice(`Logged in to ${result.baseUrl}; saved as profile "${result.profile}".`);
+  await printObject(ctx, result.account, {
+    columns: [
+      { header: 'profile', value: () => result.profile },
+      { header: 'balance', value: (a) => a.balanceUsd, format: (a) => money(a.balanceUsd) },
+      { header: 'discount', value: (a) => a.discountPercent, format: (a) => percent(a.discountPercent) },
+      { header: 'reseller', value: (a) => a.resellerEnabled, format: (a, p) => (a.resellerEnabled === false ? p.red('disabled') : p.green('enabled')) },
+    ],
+  });
+  return 0;
+}

@@ -1,0 +1,15 @@
+// `proxyctl logout`: removes the profile (its key and base URL) from the config file.
+import type { HandlerInput } from '../action.js';
+import { DEFAULT_PROFILE } from '../../config/store.js';
+
+export default async function logout({ ctx }: HandlerInput): Promise<number> {
+  const store = await ctx.config();
+  const name = ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE;
+  if (!store.removeProfile(name)) {
+    ctx.notice(`Profile "${name}" is not logged in; nothing to do.`);
+    return 0;
+  }
+  ctx.notice(`Logged out: removed profile "${name}" and its API key.`);
+  if (ctx.io.env.PROXYCTL_API_KEY) ctx.warn('PROXYCTL_API_KEY is still set in the environment and will keep being used.');
+  return 0;
+}

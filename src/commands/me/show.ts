@@ -1,0 +1,54 @@
+// `proxyctl me`: GET /me, the account snapshot.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { assertFormats, cell, money, percent, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
+
+export interface Snapshot {
+  email?: string;
+  balanceUsd?: number;
+  discountPercent?: number;
+  resellerEnabled?: boolean;
+  units?: { active?: number; total?: number };
+  prices?: Record<string, number>;
+  webhook?: { url?: string | null; enabled?: boolean };
+  [k: string]: unknown;
+}
+
+export async function run(ctx: Context): Promise<Snapshot> {
+  const api = await ctx.api();
+  return withSpinner(ctx, 'Fetching account…', () => api.get<Snapshot>('/me'));
+}
+
+export const ACCOUNT_COLUMNS: Column<Snapshot>[] = [
+  { header: 'balance', value: (a) => a.balanceUsd, format: (a, p) => p.bold(money(a.balanceUsd)) },
+  { header: 'discount', value: (a) => a.discountPercent, format: (a) => percent(a.discountPercent) },
+  { header: 'reseller', value: (a) => a.resellerEnabled, format: (a, p) => (a.resellerEnabled === false ? p.red('disabled') : a.resellerEnabled ? p.green('enabled') : '-') },
+];
+const ACCOUNT_KEYS = ['balanceUsd', 'discountPercent', 'resellerEnabled'];
+
+export function accountColumns(value: Snapshot): Column<Snapshot>[] {
+  const known: Column<Snapshot>[] = [
+    { header: 'email', value: (a) => a.email },
+    ...ACCOUNT_COLUMNS,
+    {
+      header: 'units',
+      value: (a) => a.units,
+      format: (a) => (a.units && typeof a.units === 'object' ? `${cell(a.units.active)} active / ${cell(a.units.total)} total` : cell(a.units)),
+    },
+    { header: 'prices', value: (a) => a.prices, format: (a) => pricesText(a.prices) },
+    {
+      header: 'webhook',
+      value: (a) => a.webhook,
+      format: (a, p) => (a.webhook?.url ? `${a.webhook.url} ${a.webhook.enabled ? p.green('(enabled)') : p.yellow('(disabled)')}` : p.dim('not set')),
+    },
+  ];
+  const present = known.filter((c) => c.header !== 'email' || value.email !== undefined);
+  return withExtraFields(present, ['email', ...ACCOUNT_KEYS, 'units', 'prices', 'webhook'], [value]);
+}
+
+export default async function me({ ctx }: HandlerInput): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const snapshot = await run(ctx);
+  await printObject(ctx, snapshot, { columns: accountColumns(snapshot) });
+  return 0;
+}

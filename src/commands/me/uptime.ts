@@ -1,0 +1,121 @@
+// `proxyctl me uptime`: the account-wide uptime and a per-unit table coloured by health. The
+// window is checked here (day 1-30, ISO dates, from before to, 30-day cap) before any request.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Query } from '../../api/index.js';
+import { assertFormats, bar, cell, outputMode, paintFor, percent, printList, printObject, withSpinner, type Column, type Paint } from '../../output/index.js';
+
+const DAY_MS = 86_400_000;
+const MAX_WINDOW_MS = 30 * DAY_MS;
+
+export interface UptimeOptions {
+  day?: number | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export interface UnitUptime {
+  proxyRef?: string;
+  poolId?: string;
+  uptimePercent?: number;
+  slotsUp?: number;
+  slotsDown?: number;
+  slotsExcluded?: number;
+  [k: string]: unknown;
+}
+
+export interface Uptime {
+  from?: string;
+  to?: string;
+  uptimePercent?: number;
+  slotsUp?: number;
+  slotsDown?: number;
+  slotsExcluded?: number;
+  units?: UnitUptime[];
+  [k: string]: unknown;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function parseIso(flag: string, value: string): number {
+  const t = Date.parse(value);
+  if (!ISO.test(value) || Number.isNaN(t)) throw new UsageError(`${flag} must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z (got "${value}")`);
+  return t;
+}
+
+export function parseOptions(flags: { day?: string; from?: string; to?: string }, now: Date): UptimeOptions {
+  if (flags.day !== undefined) {
+    if (flags.from !== undefined || flags.to !== undefined) throw new UsageError('--day cannot be combined with --from/--to');
+    const n = Number(flags.day);
+    if (!/^\d+$/.test(flags.day) || n < 1 || n > 30) throw new UsageError(`--day must be a whole number from 1 to 30 (got "${flags.day}")`);
+    return { day: n };
+  }
+  if (flags.from === undefined && flags.to === undefined) return {};
+  const nowMs = now.getTime();
+  const to = flags.to !== undefined ? parseIso('--to', flags.to) : nowMs;
+  // The API defaults a missing start to 24 hours ago.
+  const from = flags.from !== undefined ? parseIso('--from', flags.from) : nowMs - DAY_MS;
+  if (from >= Math.min(to, nowMs)) {
+    throw new UsageError(flags.from === undefined ? 'with --to alone the window starts 24 hours ago, which is after --to; give --from too' : '--from must be before --to (and before now)');
+  }
+  if (Math.min(to, nowMs) - from > MAX_WINDOW_MS) throw new UsageError('the uptime window is at most 30 days');
+  return { from: flags.from ?? new Date(from).toISOString(), to: flags.to };
+}
+
+export async function run(opts: UptimeOptions, ctx: Context): Promise<Uptime> {
+  const api = await ctx.api();
+  const query: Query = { day: opts.day, from: opts.from, to: opts.to };
+  return withSpinner(ctx, 'Fetching uptime…', () => api.get<Uptime>('/me/uptime', query, { budget: 'uptime' }));
+}
+
+/** Health colour: green from 99%, yellow from 95%, red below. */
+function health(pct: unknown, paint: Paint): (s: string) => string {
+  if (typeof pct !== 'number') return (s) => s;
+  return pct >= 99 ? paint.green : pct >= 95 ? paint.yellow : paint.red;
+}
+
+function uptimeBar(pct: unknown, paint: Paint): string {
+  if (typeof pct !== 'number') return '-';
+  return health(pct, paint)(`${bar(pct / 100, 20).split(' ')[0]} ${percent(pct)}`);
+}
+
+const UNIT_COLUMNS: Column<UnitUptime>[] = [
+  { header: 'unit', value: (u) => u.proxyRef },
+  { header: 'pool', value: (u) => u.poolId },
+  { header: 'uptime', value: (u) => u.uptimePercent, format: (u, p) => uptimeBar(u.uptimePercent, p) },
+  { header: 'up', value: (u) => u.slotsUp },
+  { header: 'down', value: (u) => u.slotsDown, format: (u, p) => (typeof u.slotsDown === 'number' && u.slotsDown > 0 ? p.red(String(u.slotsDown)) : cell(u.slotsDown)) },
+  { header: 'excluded', value: (u) => u.slotsExcluded },
+];
+
+export default async function uptime({ flags, ctx }: HandlerInput<{ day?: string; from?: string; to?: string }>): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+  const opts = parseOptions(flags, ctx.now());
+  const data = await run(opts, ctx);
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') {
+    await printObject(ctx, data);
+    return 0;
+  }
+  const units = Array.isArray(data.units) ? data.units : undefined;
+  if (!units || !('uptimePercent' in data)) {
+    // A shape we do not know: show whatever arrived rather than guess.
+    await printObject(ctx, data);
+    return 0;
+  }
+  const paint = paintFor(ctx, mode === 'table' ? 'stdout' : 'stderr');
+  // null when no unit had a countable probe in the window (no units, or all excluded).
+  const figure = typeof data.uptimePercent === 'number' ? uptimeBar(data.uptimePercent, paint) : paint.dim('no measurements');
+  const summary =
+    `Uptime ${figure}  ${paint.dim(`${cell(data.from)} → ${cell(data.to)}`)}\n` +
+    `slots: ${cell(data.slotsUp)} up, ${cell(data.slotsDown)} down, ${cell(data.slotsExcluded)} excluded (probes that could not reach the provider)`;
+  // On a terminal the summary heads the table; piped, stdout keeps only the per-unit rows.
+  if (mode === 'table') ctx.io.stdout.write(`${summary}\n`);
+  else ctx.notice(summary);
+  const known = new Set(['proxyRef', 'poolId', 'uptimePercent', 'slotsUp', 'slotsDown', 'slotsExcluded']);
+  const extras = [...new Set(units.flatMap((u) => Object.keys(u ?? {})))].filter((k) => !known.has(k) && k !== 'from' && k !== 'to');
+  const columns = mode === 'csv' ? undefined : [...UNIT_COLUMNS, ...extras.map((k) => ({ header: k, value: (u: UnitUptime) => u[k] }))];
+  await printList(ctx, units, { columns, empty: 'No units in this window.' });
+  return 0;
+}

@@ -1,0 +1,39 @@
+// Pool columns shared by `pools list` and `pools get`.
+import { cell, money, PERIODS, type Column } from '../../output/index.js';
+
+export interface Pool {
+  poolId?: string;
+  provider?: string;
+  country?: string;
+  state?: string | null;
+  rotation?: string | null;
+  available?: boolean;
+  prices?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export const POOL_KEYS = ['poolId', 'provider', 'country', 'state', 'rotation', 'available', 'prices'];
+
+export function poolColumns(fallbackPrices: Record<string, unknown> | undefined): Column<Pool>[] {
+  const priceOf = (p: Pool, period: string) => (p.prices && typeof p.prices === 'object' ? p.prices[period] : fallbackPrices?.[period]);
+  return [
+    { header: 'pool', value: (p) => p.poolId, format: (p, paint) => paint.bold(cell(p.poolId)) },
+    { header: 'provider', value: (p) => p.provider },
+    { header: 'country', value: (p) => p.country },
+    { header: 'state', value: (p) => p.state },
+    { header: 'rotation', value: (p) => p.rotation },
+    {
+      header: 'available',
+      value: (p) => p.available,
+      format: (p, paint) => (p.available === true ? paint.green('yes') : p.available === false ? paint.red('no') : '-'),
+    },
+    ...PERIODS.map((period) => ({
+      header: period,
+      value: (p: Pool) => priceOf(p, period),
+      format: (p: Pool) => {
+        const v = priceOf(p, period);
+        return typeof v === 'number' ? money(v, '').trim() : cell(v);
+      },
+    })),
+  ];
+}

@@ -1,0 +1,36 @@
+// `proxyctl pools [list]`: GET /pools with optional filters. JSON prints the `data` array.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { assertFormats, printList, withExtraFields, withSpinner } from '../../output/index.js';
+import { countryCode } from '../country.js';
+import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
+
+export interface ListOptions {
+  provider?: string | undefined;
+  country?: string | undefined;
+  state?: string | undefined;
+  rotation?: string | undefined;
+}
+
+export function parseOptions(flags: ListOptions): ListOptions {
+  return { provider: flags.provider, country: countryCode(flags.country), state: flags.state, rotation: flags.rotation };
+}
+
+export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool[]; prices: Record<string, unknown> | undefined }> {
+  const api = await ctx.api();
+  const body = await withSpinner(ctx, 'Fetching pools…', () =>
+    api.get<{ data?: Pool[]; prices?: Record<string, unknown> }>('/pools', { provider: opts.provider, country: opts.country, state: opts.state, rotation: opts.rotation }),
+  );
+  return { data: Array.isArray(body?.data) ? body.data : [], prices: body?.prices };
+}
+
+export default async function list({ flags, ctx }: HandlerInput<ListOptions>): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+  const opts = parseOptions(flags);
+  const { data, prices } = await run(opts, ctx);
+  await printList(ctx, data, {
+    columns: withExtraFields(poolColumns(prices), POOL_KEYS, data),
+    empty: 'No pools match.',
+  });
+  return 0;
+}

@@ -1,0 +1,17 @@
+// `proxyctl profiles use NAME`
+import type { HandlerInput } from '../action.js';
+import { UsageError } from '../../errors.js';
+
+export default async function use({ args, ctx }: HandlerInput): Promise<number> {
+  const name = String(args[0]);
+  const store = await ctx.config();
+  if (!store.profile(name)) {
+    const known = Object.keys(store.profiles());
+    throw new UsageError(`no profile named "${name}"`, {
+      hint: known.length ? `stored profiles: ${known.join(', ')}` : `run proxyctl login --profile ${name}`,
+    });
+  }
+  store.useProfile(name);
+  ctx.notice(`Now using profile "${name}".`);
+  return 0;
+}
