@@ -2,8 +2,9 @@
 // UsageError (exit 2) with a message that says what to type instead.
 import { isIPv4 } from 'node:net';
 import { UsageError } from '../errors.js';
+import { PERIODS } from '../output/format.js';
 
-export const PERIODS = ['3h', '12h', '24h', '7d', '30d'] as const;
+export { PERIODS };
 export type Period = (typeof PERIODS)[number];
 
 export const PROTOCOLS = ['socks5', 'http', 'http_noauth'] as const;

@@ -12,32 +12,32 @@ function timeLeft(u: Unit): number | undefined {
 }
 
 export const UNIT_COLUMNS: Column<Unit>[] = [
-  { header: 'REF', value: (u) => u.proxyRef, format: (u, p) => p.bold(u.proxyRef) },
-  { header: 'POOL', value: (u) => u.poolId },
-  { header: 'PROTOCOL', value: (u) => u.protocol },
+  { header: 'ref', value: (u) => u.proxyRef, format: (u, p) => p.bold(u.proxyRef) },
+  { header: 'pool', value: (u) => u.poolId },
+  { header: 'protocol', value: (u) => u.protocol },
   {
-    header: 'STATUS',
+    header: 'status',
     value: (u) => u.status,
     format: (u, p) => (u.status === 'ACTIVE' ? p.green : u.status === 'EXPIRED' ? p.yellow : p.dim)(cell(u.status)),
   },
   {
-    header: 'TIME LEFT',
+    header: 'time left',
     value: (u) => {
       const s = timeLeft(u);
       return s === undefined ? undefined : humanDuration(s);
     },
   },
-  { header: 'CONNECTION', value: (u) => connString(u) },
+  { header: 'connection', value: (u) => connString(u) },
 ];
 
 /** Key/value rows for one unit: the table columns, then the details worth seeing. */
 export const UNIT_DETAIL: Column<Unit>[] = [
   ...UNIT_COLUMNS,
-  { header: 'PROVIDER', value: (u) => u.provider },
-  { header: 'COUNTRY', value: (u) => u.country },
-  { header: 'EXPIRES AT', value: (u) => u.expiresAt },
-  { header: 'ALLOWED IPS', value: (u) => (Array.isArray(u.allowedIps) && u.allowedIps.length ? u.allowedIps.join(', ') : undefined) },
-  { header: 'DESCRIPTION', value: (u) => (u.description === '' ? undefined : u.description) },
+  { header: 'provider', value: (u) => u.provider },
+  { header: 'country', value: (u) => u.country },
+  { header: 'expires at', value: (u) => u.expiresAt },
+  { header: 'allowed ips', value: (u) => (Array.isArray(u.allowedIps) && u.allowedIps.length ? u.allowedIps.join(', ') : undefined) },
+  { header: 'description', value: (u) => (u.description === '' ? undefined : u.description) },
 ];
 
 export const unitView: View<Unit> = { columns: UNIT_COLUMNS, conn: (u) => connString(u), empty: 'No units found.' };

@@ -22,9 +22,9 @@ export interface ExtendOptions {
 
 const view = {
   columns: [
-    { header: 'REF', value: (r: ExtendResult) => r.proxyRef },
-    { header: 'EXTENDED', value: (r: ExtendResult) => r.extended },
-    { header: 'EXPIRES AT', value: (r: ExtendResult) => r.expiresAt },
+    { header: 'ref', value: (r: ExtendResult) => r.proxyRef },
+    { header: 'extended', value: (r: ExtendResult) => r.extended },
+    { header: 'expires at', value: (r: ExtendResult) => r.expiresAt },
   ],
 };
 

@@ -12,7 +12,7 @@ interface Removed {
   removed: boolean;
 }
 
-const view = { columns: [{ header: 'REF', value: (r: Removed) => r.proxyRef }, { header: 'REMOVED', value: (r: Removed) => r.removed }] };
+const view = { columns: [{ header: 'ref', value: (r: Removed) => r.proxyRef }, { header: 'removed', value: (r: Removed) => r.removed }] };
 
 export async function confirmRelease(refs: string[], ctx: Context): Promise<boolean> {
   if (ctx.globals.yes) return true;
