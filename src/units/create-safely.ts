@@ -92,10 +92,12 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
         if (ambiguous > MAX_AMBIGUOUS) return { ok: false, error: unknown(err), idempotencyKey: key };
         waitMs = delay * 2 ** (ambiguous - 1);
       } else {
-        // 400, 401, 402, 403, 404, 429 after the client's waits: the server answered for this key,
-        // so an earlier lost attempt did not buy (it would have been replayed). A refused
-        // connection after a lost answer proves nothing about that earlier attempt.
-        return { ok: false, error: unsettled && !(err instanceof ApiError) ? unknown(err) : err, idempotencyKey: key };
+        // Definitive for this attempt. After a lost answer, only a reply that went through the
+        // idempotency check (400, 402, 404: a committed purchase would have been replayed instead)
+        // proves the earlier attempt bought nothing; 401, 403 and 429 are refused before that
+        // check, and a refused connection proves nothing either.
+        const settles = err instanceof ApiError && ![401, 403, 429].includes(err.status);
+        return { ok: false, error: unsettled && !settles ? unknown(err) : err, idempotencyKey: key };
       }
       try {
         await sleep(waitMs, opts.signal);

@@ -126,3 +126,18 @@ describe('extendSafely', () => {
     expect((err as NetworkError).message).toContain('PRX-1');
   });
 });
+
+describe('createSafely after a lost answer', () => {
+  it('a 429 that outlasts the waits does not claim the lost attempt bought nothing', async () => {
+    let n = 0;
+    server = await startScriptedServer((_req, res) => {
+      if (++n === 1) return void res.socket?.destroy();
+      json(res, 429, { error: { code: 'rate_limited', message: 'slow down', requestId: `q${n}` } }, { 'retry-after': '999' });
+    });
+    const out = await createSafely(client(server.url), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
+    expect(out.ok).toBe(false);
+    const err = (out as { error: NetworkError }).error;
+    expect(err.code).toBe('outcome_unknown');
+    expect(err.message).toContain(`--idempotency-key ${BASE}`);
+  });
+});
