@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const benches = ['sandbox.mjs'];
+const benches = ['sandbox.mjs', 'startup.mjs'];
 let failed = 0;
 for (const b of benches) {
   const r = spawnSync(process.execPath, [fileURLToPath(new URL(b, import.meta.url)), ...process.argv.slice(2)], { stdio: 'inherit' });

@@ -5,6 +5,9 @@
 //   node bench/sandbox.mjs [--seconds 5] [--connections 16] [--min 2000]
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { spawnSandbox } from '../scripts/lib/spawn-sandbox.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' }, min: { type: 'string', default: '2000' } } });
@@ -12,9 +15,22 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
 const { child, info } = await spawnSandbox(['--rate-limit', '1000000000']);
+const baseline = await spawnBaseline();
 
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
-const url = new URL(info.baseUrl);
+let url = new URL(info.baseUrl);
+
+async function spawnBaseline() {
+  const proc = spawn(process.execPath, [fileURLToPath(new URL('baseline-server.mjs', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const first = await new Promise((resolve) => proc.stdout.once('data', (c) => resolve(JSON.parse(String(c).split('\n')[0]))));
+  return { proc, info: first };
+}
+
+/** Peak resident memory of a process (VmHWM), in MiB. */
+function peakRssMiB(pid) {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
 
 function get(path) {
   return new Promise((resolve, reject) => {
@@ -50,6 +66,9 @@ async function run(path) {
 }
 
 const results = [];
+let baselineResult;
+let sandboxRss = NaN;
+let baselineRss = NaN;
 try {
   // A few units so the list has something to render.
   for (let i = 0; i < 20; i++) {
@@ -60,13 +79,22 @@ try {
     });
   }
   for (const path of ['/api/reseller/v1/account', '/api/reseller/v1/prices', '/api/reseller/v1/units?pageSize=20']) results.push(await run(path));
+  sandboxRss = peakRssMiB(child.pid);
+  // Same generator, same machine, same run: a bare node:http server with a fixed body.
+  url = new URL(baseline.info.baseUrl);
+  baselineResult = await run('/api/reseller/v1/prices');
+  baselineRss = peakRssMiB(baseline.proc.pid);
 } finally {
   agent.destroy();
   child.kill('SIGTERM');
+  baseline.proc.kill('SIGTERM');
 }
 
 console.log(`sandbox GET throughput: ${connections} connections, ${seconds} s each, node ${process.version}`);
 for (const r of results) console.log(`  ${r.path.padEnd(36)} ${String(r.rps).padStart(7)} req/s   p50 ${r.p50ms} ms   p99 ${r.p99ms} ms   non-200: ${r.other}`);
+console.log(`  baseline: bare node:http, fixed body        ${String(baselineResult.rps).padStart(7)} req/s   p50 ${baselineResult.p50ms} ms   p99 ${baselineResult.p99ms} ms`);
+for (const r of results) console.log(`  ratio ${r.path.padEnd(36)} ${(r.rps / baselineResult.rps).toFixed(2)}× baseline`);
+console.log(`  peak RSS: sandbox ${sandboxRss} MiB, baseline ${baselineRss} MiB (${(sandboxRss / baselineRss).toFixed(2)}×)`);
 const worst = Math.min(...results.map((r) => r.rps));
 const min = Number(values.min);
 if (worst < min || results.some((r) => r.other > 0)) {

@@ -165,11 +165,15 @@ function indent(s: string): string {
     .join('\n');
 }
 
+/** No rule between body rows: long lists stay readable and half as tall. */
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
 export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>[]): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
   const table = new Table({
     head: columns.map((c) => paint.bold(c.header)),
+    chars: COMPACT,
     style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
   });
   for (const row of rows) table.push(columns.map((c) => (c.format ? c.format(row, paint) : cell(c.value(row)))));
@@ -193,7 +197,7 @@ export async function printObject<T>(ctx: Context, value: T, view: View<T> = {})
   }
   const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
-  const table = new Table({ style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] } });
+  const table = new Table({ chars: COMPACT, style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] } });
   for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(value, paint) : cell(f.value(value)) });
   out.write(`${table.toString()}\n`);
 }
