@@ -59,6 +59,17 @@ describe('units lifecycle on the sandbox', () => {
     expect((await kit.state()).units).toHaveLength(before.units.length);
   });
 
+  it('extend --dry-run quotes once per unit, even for a ref typed twice', async () => {
+    const before = await kit.state();
+    const r = await kit.run(['units', 'extend', ref, ref, '--period', '7d', '--dry-run', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout))).toMatchObject({ dryRun: true, refs: [ref], count: 1, unitPrice: price7d, affordable: true });
+    expect(r.stderr).toContain('each is extended once');
+    const after = await kit.state();
+    expect(after.balanceUsd).toBe(before.balanceUsd);
+    expect(after.units.map((u) => u.expiresAt)).toEqual(before.units.map((u) => u.expiresAt));
+  });
+
   it('a batch it cannot afford exits 6 before buying anything, saying how much is missing', async () => {
     const before = await kit.state();
     const r = await kit.run(['units', 'create', '--pool', pool, '--period', '30d', '--count', '500']);

@@ -47,5 +47,9 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
 
 export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
-  await run({ refs: parseRefs(args[0]), period: parsePeriod(flags.period), dryRun: flags.dryRun === true }, ctx);
+  const refs = parseRefs(args[0]);
+  const given = Array.isArray(args[0]) ? args[0].length : 1;
+  // Each extension is charged, so a ref typed twice is extended once, and the user is told.
+  if (refs.length < given) ctx.warn(`some units were named more than once; each is extended once (${refs.join(', ')})`);
+  await run({ refs, period: parsePeriod(flags.period), dryRun: flags.dryRun === true }, ctx);
 }

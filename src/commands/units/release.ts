@@ -36,7 +36,7 @@ export async function confirmRelease(refs: string[], ctx: Context): Promise<bool
 export async function run(refs: string[], ctx: Context): Promise<void> {
   const api = await ctx.api();
   const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r }, async (ref) => {
-    const res = await api.request<Removed>('DELETE', `/units/${encodeURIComponent(ref)}`, { retry: 'not-sent', signal: ctx.signal });
+    const res = await api.request<Removed>('DELETE', `/units/${encodeURIComponent(ref)}`, { retry: 'not-sent' });
     return res.data;
   });
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
