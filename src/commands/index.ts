@@ -10,6 +10,7 @@ import { registerCatalogue } from './catalogue/index.js';
 import { registerPools } from './pools/index.js';
 import { registerRaw } from './api/index.js';
 import { registerSandbox } from './sandbox/index.js';
+import { registerUnits } from './units/index.js';
 import { registerWebhook } from './webhook/index.js';
 
 export function registerCommands(program: Command, rt: Runtime): void {
@@ -18,6 +19,7 @@ export function registerCommands(program: Command, rt: Runtime): void {
   registerAccount(program, rt);
   registerCatalogue(program, rt);
   registerPools(program, rt);
+  registerUnits(program, rt);
   registerWebhook(program, rt);
   registerRaw(program, rt);
   registerCompletion(program, rt);

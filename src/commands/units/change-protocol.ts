@@ -1,0 +1,42 @@
+// `units change-protocol REF --protocol P`: free; http_noauth needs exactly one whitelisted IP.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { assertFormats, printObject } from '../../output/index.js';
+import type { Unit } from '../../units/types.js';
+import { checkAllowIpsFor, normaliseAllowIps, parseCredentials, parseProtocol, parseRef } from '../../units/validate.js';
+import { unitDetailView } from '../../units/view.js';
+
+interface Flags {
+  protocol?: string;
+  allowIp?: string[];
+  username?: string;
+  password?: string;
+}
+
+export interface ChangeProtocolBody {
+  newProtocol: string;
+  allowedIps?: string[];
+  credentials?: { username: string; password: string };
+}
+
+export function parseChangeProtocol(f: Flags): ChangeProtocolBody {
+  const newProtocol = parseProtocol(f.protocol);
+  const allowedIps = checkAllowIpsFor(newProtocol, normaliseAllowIps(f.allowIp), 'change-protocol');
+  const credentials = parseCredentials(f.username, f.password);
+  if (credentials && newProtocol === 'http_noauth') throw new UsageError('http_noauth has no credentials: drop --username/--password');
+  return { newProtocol, ...(allowedIps ? { allowedIps } : {}), ...(credentials ? { credentials } : {}) };
+}
+
+export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): Promise<Unit> {
+  const api = await ctx.api();
+  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, { body, retry: 'not-sent' });
+  return res.data;
+}
+
+export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
+  const ref = parseRef(args[0]);
+  const body = parseChangeProtocol(flags);
+  await printObject(ctx, await run(ref, body, ctx), unitDetailView);
+}

@@ -1,0 +1,118 @@
+// `units create`: price check against the balance first, then each unit bought with its own
+// derived idempotency key (src/units/idempotency.ts), several at a time, never twice.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import type { ApiClient } from '../../api/client.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { assertFormats, printObject } from '../../output/index.js';
+import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { createSafely } from '../../units/create-safely.js';
+import { newBaseKey } from '../../units/idempotency.js';
+import { assertAffordable, describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
+import type { CreateBody, Unit } from '../../units/types.js';
+import {
+  checkAllowIpsFor, normaliseAllowIps, parseCount, parseCredentials, parseIdempotencyKey, parsePeriod, parseProtocol,
+} from '../../units/validate.js';
+import { unitDetailView, unitView } from '../../units/view.js';
+
+interface Flags {
+  pool?: string;
+  period?: string;
+  protocol?: string;
+  username?: string;
+  password?: string;
+  allowIp?: string[];
+  count?: string;
+  idempotencyKey?: string;
+  dryRun?: boolean;
+}
+
+export interface CreateOptions {
+  body: CreateBody;
+  count: number;
+  baseKey: string | undefined;
+  dryRun: boolean;
+}
+
+interface PoolDetail {
+  poolId: string;
+  available?: boolean;
+  prices?: Record<string, number>;
+}
+
+/** Validates everything that does not depend on the guided choice; pool/period may still be missing. */
+export function parseCreateFlags(f: Flags): Omit<CreateOptions, 'body'> & { body: Partial<CreateBody> } {
+  const protocol = f.protocol === undefined ? undefined : parseProtocol(f.protocol);
+  const ips = normaliseAllowIps(f.allowIp);
+  const allowedIps = checkAllowIpsFor(protocol ?? 'socks5', ips, 'units create');
+  const credentials = parseCredentials(f.username, f.password);
+  if (credentials && protocol === 'http_noauth') throw new UsageError('http_noauth units have no credentials: drop --username/--password');
+  const body: Partial<CreateBody> = {
+    ...(f.pool !== undefined ? { poolId: f.pool.trim() } : {}),
+    ...(f.period !== undefined ? { period: parsePeriod(f.period) } : {}),
+    ...(protocol ? { protocol } : {}),
+    ...(credentials ? { credentials } : {}),
+    ...(allowedIps ? { allowedIps } : {}),
+  };
+  if (body.poolId === '') throw new UsageError('--pool needs a pool id (see proxyctl pools)');
+  return { body, count: parseCount(f.count), baseKey: parseIdempotencyKey(f.idempotencyKey), dryRun: f.dryRun === true };
+}
+
+export async function priceQuote(api: ApiClient, body: CreateBody, count: number): Promise<Quote> {
+  const pool = await api.get<PoolDetail>(`/pools/${encodeURIComponent(body.poolId)}`);
+  if (pool.available === false) {
+    throw new ApiError({ status: 404, code: 'pool_not_available', message: `pool ${body.poolId} is not available right now` }, 'pick another pool: proxyctl pools --country …');
+  }
+  return quote(api, priceFor(pool.prices, body.period, `pool ${body.poolId}`), count);
+}
+
+export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise<void> {
+  const api = await ctx.api();
+  const what = `${opts.count} × ${opts.body.period} unit${opts.count > 1 ? 's' : ''} in ${opts.body.poolId}`;
+  q ??= await priceQuote(api, opts.body, opts.count);
+  if (opts.dryRun) {
+    await printObject(ctx, { dryRun: true, poolId: opts.body.poolId, period: opts.body.period, protocol: opts.body.protocol ?? 'socks5', ...q, affordable: q.balanceAfter >= 0 });
+    assertAffordable(q, what);
+    ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was bought`);
+    return;
+  }
+  assertAffordable(q, what);
+  const baseKey = opts.baseKey ?? newBaseKey();
+  if (opts.count > 1 && !opts.baseKey) ctx.notice(`idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`);
+
+  const keys: string[] = [];
+  const indices = Array.from({ length: opts.count }, (_, i) => i);
+  const report = await runBulk(
+    ctx,
+    indices,
+    { verb: 'created', label: (i) => `#${i + 1}`, describe: (u) => (u as Unit).proxyRef },
+    async (i) => {
+      const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal: ctx.signal });
+      keys[i] = out.idempotencyKey;
+      if (!out.ok) throw out.error;
+      return out.unit;
+    },
+  );
+  // Label successes with their new ref in the summary.
+  for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
+
+  await printOutcomes(ctx, report, { one: unitDetailView, many: unitView }, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
+  const failed = report.outcomes.some((o) => !o.ok);
+  if ((failed || report.interrupted) && opts.count > 1) ctx.notice(`to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
+  settleBulk(ctx, report, 'created');
+}
+
+export default async function handler({ flags, ctx }: HandlerInput<Flags>): Promise<void> {
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
+  const parsed = parseCreateFlags(flags);
+  if (parsed.body.poolId !== undefined && parsed.body.period !== undefined) {
+    await run(parsed as CreateOptions, ctx);
+    return;
+  }
+  if (!ctx.canPrompt) {
+    throw new UsageError('--pool and --period are required', { hint: 'e.g. proxyctl units create --pool US-12 --period 7d (in a terminal, leave them out for a guided choice)' });
+  }
+  const { guidedCreate } = await import('./create-guided.js');
+  const chosen = await guidedCreate(ctx, parsed);
+  if (chosen) await run(chosen.opts, ctx, chosen.quote);
+}

@@ -1,0 +1,55 @@
+// `units extend REF... --period P`: the whole batch priced against the balance first, then each
+// unit extended at most once (src/units/extend-safely.ts decides after ambiguous failures).
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { assertFormats, printObject } from '../../output/index.js';
+import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { extendSafely } from '../../units/extend-safely.js';
+import { assertAffordable, describeQuote, priceFor, quote } from '../../units/quote.js';
+import type { ExtendResult } from '../../units/types.js';
+import { parsePeriod, parseRefs, type Period } from '../../units/validate.js';
+
+interface Flags {
+  period?: string;
+  dryRun?: boolean;
+}
+
+export interface ExtendOptions {
+  refs: string[];
+  period: Period;
+  dryRun: boolean;
+}
+
+const view = {
+  columns: [
+    { header: 'ref', value: (r: ExtendResult) => r.proxyRef },
+    { header: 'extended', value: (r: ExtendResult) => r.extended },
+    { header: 'expires at', value: (r: ExtendResult) => r.expiresAt },
+  ],
+};
+
+export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  const { prices } = await api.get<{ prices: Record<string, number> }>('/prices');
+  const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
+  const what = `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
+  if (opts.dryRun) {
+    await printObject(ctx, { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 });
+    assertAffordable(q, what);
+    ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was extended`);
+    return;
+  }
+  assertAffordable(q, what);
+  const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r }, (ref) => extendSafely(api, { ref, period: opts.period }));
+  await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }));
+  settleBulk(ctx, report, 'extended');
+}
+
+export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+  const refs = parseRefs(args[0]);
+  const given = Array.isArray(args[0]) ? args[0].length : 1;
+  // Each extension is charged, so a ref typed twice is extended once, and the user is told.
+  if (refs.length < given) ctx.warn(`some units were named more than once; each is extended once (${refs.join(', ')})`);
+  await run({ refs, period: parsePeriod(flags.period), dryRun: flags.dryRun === true }, ctx);
+}

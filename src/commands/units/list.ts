@@ -1,0 +1,59 @@
+// `units list`: one page, or every page streamed with --all (so `-o conn > proxies.txt` exports all).
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import type { Query } from '../../api/client.js';
+import { UsageError } from '../../errors.js';
+import { assertFormats, printList } from '../../output/index.js';
+import type { Unit } from '../../units/types.js';
+import { MAX_PAGE_SIZE, parsePositiveInt, parseStatus } from '../../units/validate.js';
+import { unitView } from '../../units/view.js';
+
+interface Flags {
+  status?: string;
+  pool?: string;
+  includeExpired?: boolean;
+  expiringWithin?: string;
+  page?: string;
+  pageSize?: string;
+  all?: boolean;
+}
+
+export interface ListOptions {
+  query: Query;
+  all: boolean;
+}
+
+export function parseListFlags(f: Flags): ListOptions {
+  const page = parsePositiveInt(f.page, '--page');
+  const pageSize = parsePositiveInt(f.pageSize, '--page-size', MAX_PAGE_SIZE);
+  if (f.all && page !== undefined) throw new UsageError('--all reads every page; drop --page');
+  const query: Query = {
+    status: parseStatus(f.status),
+    poolId: f.pool,
+    includeExpired: f.includeExpired ? true : undefined,
+    expiringWithinHours: parsePositiveInt(f.expiringWithin, '--expiring-within'),
+    page,
+    // --all uses the largest page so the export takes as few requests as possible.
+    pageSize: pageSize ?? (f.all ? MAX_PAGE_SIZE : undefined),
+  };
+  return { query, all: f.all === true };
+}
+
+export async function run(opts: ListOptions, ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  if (opts.all) {
+    await printList(ctx, api.all<Unit>('/units', opts.query), unitView);
+    return;
+  }
+  const page = api.pages<Unit>('/units', opts.query);
+  const first = await page.next();
+  const items = first.done ? [] : first.value.items;
+  await printList(ctx, items, unitView);
+  const p = first.done ? undefined : first.value.pagination;
+  if (p?.hasNext && !opts.all) ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); use --all for every page`);
+}
+
+export default async function handler({ flags, ctx }: HandlerInput<Flags>): Promise<void> {
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
+  await run(parseListFlags(flags), ctx);
+}

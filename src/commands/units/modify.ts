@@ -1,0 +1,46 @@
+// `units modify REF`: description, credentials, or the replacement IP whitelist (PATCH).
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { assertFormats, printObject } from '../../output/index.js';
+import { normaliseAllowIps, parseCredentials, parseRef } from '../../units/validate.js';
+
+interface Flags {
+  description?: string;
+  allowIp?: string[];
+  username?: string;
+  password?: string;
+}
+
+export interface ModifyBody {
+  description?: string;
+  allowedIps?: string[];
+  credentials?: { username: string; password: string };
+}
+
+export function parseModify(f: Flags): ModifyBody {
+  const allowedIps = normaliseAllowIps(f.allowIp);
+  const credentials = parseCredentials(f.username, f.password);
+  const body: ModifyBody = {
+    ...(f.description !== undefined ? { description: f.description } : {}),
+    ...(allowedIps.length ? { allowedIps: [...new Set(allowedIps)] } : {}),
+    ...(credentials ? { credentials } : {}),
+  };
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --description, --allow-ip or --username/--password');
+  return body;
+}
+
+export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<{ proxyRef: string; modified: boolean }> {
+  const api = await ctx.api();
+  // A replacement of fields: sending it twice leaves the same unit, so reads' retries are fine.
+  const res = await api.request<{ proxyRef: string; modified: boolean }>('PATCH', `/units/${encodeURIComponent(ref)}`, { body, retry: 'read' });
+  return res.data;
+}
+
+export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const ref = parseRef(args[0]);
+  const result = await run(ref, parseModify(flags), ctx);
+  await printObject(ctx, result);
+  if (!result.modified) ctx.notice(`${ref} already had those settings; nothing changed`);
+}

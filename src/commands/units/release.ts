@@ -1,0 +1,54 @@
+// `units release REF...`: permanent and unrefunded, so it asks first on a terminal and needs
+// --yes anywhere else; the refusal happens before any request.
+import type { HandlerInput } from '../action.js';
+import type { Context } from '../../context.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import { assertFormats } from '../../output/index.js';
+import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { parseRefs } from '../../units/validate.js';
+
+interface Removed {
+  proxyRef: string;
+  removed: boolean;
+}
+
+const view = { columns: [{ header: 'ref', value: (r: Removed) => r.proxyRef }, { header: 'removed', value: (r: Removed) => r.removed }] };
+
+export async function confirmRelease(refs: string[], ctx: Context): Promise<boolean> {
+  if (ctx.globals.yes) return true;
+  const list = refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
+  if (!ctx.canPrompt) {
+    throw new UsageError(`refusing to release ${list} without confirmation`, { hint: 'releasing deletes units permanently with no refund; add --yes to confirm' });
+  }
+  const { confirm } = await import('@inquirer/prompts');
+  try {
+    return await confirm(
+      { message: `Release ${list}? They are deleted permanently and nothing is refunded.`, default: false },
+      { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal },
+    );
+  } catch (err) {
+    const name = (err as Error)?.name;
+    if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was released');
+    throw err;
+  }
+}
+
+export async function run(refs: string[], ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r }, async (ref) => {
+    const res = await api.request<Removed>('DELETE', `/units/${encodeURIComponent(ref)}`, { retry: 'not-sent' });
+    return res.data;
+  });
+  await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
+  settleBulk(ctx, report, 'released');
+}
+
+export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+  const refs = parseRefs(args[0]);
+  if (!(await confirmRelease(refs, ctx))) {
+    ctx.notice('Nothing released.');
+    return;
+  }
+  await run(refs, ctx);
+}

@@ -1,0 +1,145 @@
+// Bulk work over many items: bounded concurrency (the API client's rate budget paces the actual
+// requests, so steady-state bulk work waits instead of drawing 429s), progress on stderr, Ctrl-C
+// that stops new items but lets started ones finish, and per-item outcomes for the summary.
+import type { Context } from '../context.js';
+import { ApiError, CliError, InterruptedError, PartialFailureError, type ItemOutcome } from '../errors.js';
+import { bar, paintFor, printList, printObject, type View } from '../output/index.js';
+
+export const DEFAULT_CONCURRENCY = 4;
+
+export type Outcome<R> = { index: number; label: string; ok: true; value: R } | { index: number; label: string; ok: false; error: unknown };
+
+export interface BulkReport<R> {
+  /** Items that were started, in input order. */
+  outcomes: Outcome<R>[];
+  total: number;
+  notStarted: number;
+  interrupted: boolean;
+}
+
+export interface BulkOptions<T> {
+  /** e.g. "created", "extended": used in progress and summaries. */
+  verb: string;
+  label: (item: T, index: number) => string;
+  concurrency?: number;
+  /** A short description of a success for the per-item line, e.g. the new proxyRef. */
+  describe?: (value: unknown) => string;
+}
+
+export async function runBulk<T, R>(
+  ctx: Context,
+  items: readonly T[],
+  opts: BulkOptions<T>,
+  worker: (item: T, index: number) => Promise<R>,
+): Promise<BulkReport<R>> {
+  const results: (Outcome<R> | undefined)[] = new Array(items.length);
+  const progress = progressReporter(ctx, items.length, opts);
+  let next = 0;
+  const lane = async () => {
+    for (;;) {
+      if (ctx.signal.aborted || next >= items.length) return;
+      const index = next++;
+      const item = items[index]!;
+      const label = opts.label(item, index);
+      let outcome: Outcome<R>;
+      try {
+        outcome = { index, label, ok: true, value: await worker(item, index) };
+      } catch (error) {
+        outcome = { index, label, ok: false, error };
+      }
+      // An item that never started its request because of Ctrl-C is "not started", not failed.
+      if (!outcome.ok && outcome.error instanceof InterruptedError) return;
+      results[index] = outcome;
+      progress(outcome);
+    }
+  };
+  const lanes = Math.max(1, Math.min(opts.concurrency ?? DEFAULT_CONCURRENCY, items.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  progress(undefined);
+  const outcomes = results.filter((o): o is Outcome<R> => o !== undefined);
+  return { outcomes, total: items.length, notStarted: items.length - outcomes.length, interrupted: ctx.signal.aborted };
+}
+
+function progressReporter<T>(ctx: Context, total: number, opts: BulkOptions<T>): (o: Outcome<unknown> | undefined) => void {
+  let done = 0;
+  let failed = 0;
+  const tty = ctx.io.stderrIsTTY && total > 1;
+  const paint = paintFor(ctx, 'stderr');
+  return (o) => {
+    if (ctx.globals.quiet || total <= 1) return;
+    if (o === undefined) {
+      if (tty) ctx.io.stderr.write('\r\u001b[K');
+      return;
+    }
+    done += 1;
+    if (!o.ok) failed += 1;
+    if (tty) {
+      const f = failed ? paint.red(` ${failed} failed`) : '';
+      ctx.io.stderr.write(`\r\u001b[K${bar(done / total, 24, paint)} ${done}/${total} ${opts.verb}${f}`);
+    } else {
+      // Off a TTY a line per item, so logs (and whoever watches them) see progress as it happens.
+      const what = o.ok ? `${opts.verb} ${opts.describe ? opts.describe(o.value) : o.label}` : `failed ${o.label}: ${errorMessage(o.error)}`;
+      ctx.io.stderr.write(`[${done}/${total}] ${what}\n`);
+    }
+  };
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function errorSummary(err: unknown): { code: string; message: string; requestId?: string } {
+  const code = err instanceof CliError ? err.code : 'unexpected_error';
+  const requestId = err instanceof ApiError ? err.requestId : undefined;
+  return { code, message: errorMessage(err), ...(requestId ? { requestId } : {}) };
+}
+
+export function itemOutcomes(report: BulkReport<unknown>): ItemOutcome[] {
+  return report.outcomes.map((o) => (o.ok ? { item: o.label, ok: true } : { item: o.label, ok: false, error: errorSummary(o.error) }));
+}
+
+/**
+ * After the results are printed: the summary on stderr and the error that sets the exit code.
+ * Ctrl-C → 130; everything failed → that failure's own code; some failed → 10.
+ */
+export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: string): void {
+  const ok = report.outcomes.filter((o) => o.ok);
+  const failed = report.outcomes.filter((o) => !o.ok);
+  const many = report.total > 1;
+  if (many && (failed.length > 0 || report.interrupted)) {
+    const lines = [`${ok.length} of ${report.total} ${verb}${ok.length ? `: ${ok.map((o) => o.label).join(', ')}` : ''}`];
+    for (const f of failed) if (!f.ok) lines.push(`  failed ${f.label}: ${errorMessage(f.error)}`);
+    if (report.notStarted) lines.push(`  ${report.notStarted} not started`);
+    ctx.io.stderr.write(`${lines.join('\n')}\n`);
+  }
+  if (report.interrupted) {
+    throw new InterruptedError(`interrupted: ${ok.length} ${verb}, ${failed.length} failed, ${report.notStarted} not started`);
+  }
+  if (failed.length === 0) return;
+  // Nothing succeeded: not a partial failure; the (first) failure's own exit code says what went wrong.
+  if (ok.length === 0) throw (failed[0] as { error: unknown }).error;
+  throw new PartialFailureError(`${ok.length} of ${report.total} ${verb}, ${failed.length} failed`, itemOutcomes(report));
+}
+
+/**
+ * Prints what was done: one item as the object itself; several as a list. JSON gets one entry per
+ * attempted item (failures as `failureRow`), other formats only what succeeded.
+ */
+export async function printOutcomes<R>(
+  ctx: Context,
+  report: BulkReport<R>,
+  views: { one: View<R>; many: View<R> },
+  failureRow: (o: Outcome<R> & { ok: false }) => Record<string, unknown>,
+): Promise<void> {
+  if (report.total === 1) {
+    const only = report.outcomes[0];
+    if (only?.ok) await printObject(ctx, only.value, views.one);
+    return;
+  }
+  if (report.outcomes.length === 0) return;
+  const json = ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
+  const rows = json
+    ? report.outcomes.map((o) => (o.ok ? o.value : { ...failureRow(o), error: errorSummary(o.error) }))
+    : report.outcomes.flatMap((o) => (o.ok ? [o.value] : []));
+  await printList(ctx, rows as R[], views.many);
+}

@@ -1,0 +1,109 @@
+// One purchase that is never made twice: see idempotency.ts for the key scheme. This module owns
+// the retry decisions for POST /units; the API client makes exactly one attempt per call here
+// (plus its own waits on 429 and on requests that provably never left).
+import type { ApiClient } from '../api/client.js';
+import { abortableSleep } from '../api/client.js';
+import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { deriveIdempotencyKey } from './idempotency.js';
+import type { CreateBody, Unit } from './types.js';
+
+export interface CreateOptions {
+  baseKey: string;
+  index: number;
+  /** Ctrl-C: no new attempt starts once it is aborted. */
+  signal: AbortSignal;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Base delay for backoff between retries (tests shorten it). */
+  delayMs?: number;
+}
+
+export type CreateOutcome =
+  | { ok: true; unit: Unit; idempotencyKey: string }
+  | { ok: false; error: unknown; idempotencyKey: string };
+
+/** Fresh (not replayed) refunded failures we sit through per item before giving up. */
+const MAX_REFUNDED = 3;
+/** Ambiguous failures (reset, timeout, 5xx other than a refund) retried with the same key. */
+const MAX_AMBIGUOUS = 4;
+const MAX_IN_FLIGHT_WAITS = 10;
+/** A chain longer than this means the server replays failures we cannot get past. */
+const MAX_GENERATIONS = 20;
+
+function isRefund(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 503;
+}
+
+function isAmbiguous(err: unknown): boolean {
+  if (err instanceof NetworkError) return !err.notSent;
+  return err instanceof ApiError && err.status >= 500 && err.status !== 503;
+}
+
+export async function createSafely(api: ApiClient, body: CreateBody, opts: CreateOptions): Promise<CreateOutcome> {
+  const sleep = opts.sleep ?? abortableSleep;
+  const delay = opts.delayMs ?? 500;
+  let generation = 0;
+  let key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
+  let seenRefunds = new Set<string>();
+  let refunded = 0;
+  let ambiguous = 0;
+  let inFlight = 0;
+  /** True while an attempt may have bought something we have not yet seen the answer to. */
+  let unsettled = false;
+
+  const unknown = (cause: unknown) =>
+    new NetworkError(
+      `the purchase may or may not have gone through (${(cause as Error).message}); re-run with --idempotency-key ${opts.baseKey} to settle it without paying twice`,
+      { code: 'outcome_unknown', cause },
+    );
+
+  for (;;) {
+    if (opts.signal.aborted) return { ok: false, error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(), idempotencyKey: key };
+    try {
+      const res = await api.request<Unit>('POST', '/units', { body, headers: { 'idempotency-key': key }, retry: 'not-sent' });
+      return { ok: true, unit: res.data, idempotencyKey: key };
+    } catch (err) {
+      if (err instanceof InterruptedError) {
+        // Raised only while waiting for the rate budget, i.e. before this attempt was sent.
+        return { ok: false, error: unsettled ? unknown(err) : err, idempotencyKey: key };
+      }
+      let waitMs: number;
+      if (isRefund(err)) {
+        unsettled = false;
+        if (err.requestId !== undefined && seenRefunds.has(err.requestId)) {
+          // A stored failure replayed: this key will never buy. Step to the next generation.
+          generation += 1;
+          if (generation >= MAX_GENERATIONS) return { ok: false, error: err, idempotencyKey: key };
+          key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
+          seenRefunds = new Set();
+          continue;
+        }
+        refunded += 1;
+        if (refunded > MAX_REFUNDED) return { ok: false, error: err, idempotencyKey: key };
+        if (err.requestId !== undefined) seenRefunds.add(err.requestId);
+        waitMs = delay * 2 ** (refunded - 1);
+      } else if (err instanceof ApiError && err.status === 409 && err.code !== 'protocol_unchanged') {
+        // The same key is still being processed (e.g. our own earlier attempt whose answer was lost).
+        inFlight += 1;
+        if (inFlight > MAX_IN_FLIGHT_WAITS) return { ok: false, error: unsettled ? unknown(err) : err, idempotencyKey: key };
+        waitMs = Math.max(delay, 1000);
+      } else if (isAmbiguous(err)) {
+        unsettled = true;
+        ambiguous += 1;
+        if (ambiguous > MAX_AMBIGUOUS) return { ok: false, error: unknown(err), idempotencyKey: key };
+        waitMs = delay * 2 ** (ambiguous - 1);
+      } else {
+        // Definitive for this attempt. After a lost answer, only a reply that went through the
+        // idempotency check (400, 402, 404: a committed purchase would have been replayed instead)
+        // proves the earlier attempt bought nothing; 401, 403 and 429 are refused before that
+        // check, and a refused connection proves nothing either.
+        const settles = err instanceof ApiError && ![401, 403, 429].includes(err.status);
+        return { ok: false, error: unsettled && !settles ? unknown(err) : err, idempotencyKey: key };
+      }
+      try {
+        await sleep(waitMs, opts.signal);
+      } catch {
+        return { ok: false, error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(), idempotencyKey: key };
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// Extend has no idempotency key, so a blind retry could charge twice. Retries happen only when
+// the request provably never left (refused, DNS, connect timeout) or on 429 (the client's
+// 'not-sent' policy). After an ambiguous failure (reset, timeout, 5xx) the unit is read again and
+// its expiry compared with the one read before: later means the extension was applied.
+import type { ApiClient } from '../api/client.js';
+import { ApiError, NetworkError } from '../errors.js';
+import type { ExtendResult, Unit } from './types.js';
+
+export interface ExtendInput {
+  ref: string;
+  period: string;
+  /** expiresAt read before the attempt; read here when not given. */
+  expiresAtBefore?: string | undefined;
+}
+
+function ambiguous(err: unknown): boolean {
+  if (err instanceof NetworkError) return !err.notSent;
+  return err instanceof ApiError && err.status >= 500;
+}
+
+function unitPath(ref: string): string {
+  return `/units/${encodeURIComponent(ref)}`;
+}
+
+export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<ExtendResult> {
+  const { ref, period } = input;
+  const before = input.expiresAtBefore ?? (await api.get<Unit>(unitPath(ref))).expiresAt;
+  try {
+    const res = await api.request<ExtendResult>('POST', `${unitPath(ref)}/extend`, { body: { period }, retry: 'not-sent' });
+    return res.data;
+  } catch (err) {
+    if (!ambiguous(err)) throw err;
+    let after: string | undefined;
+    try {
+      // Not aborted by Ctrl-C: the user needs to know whether this unit was charged.
+      after = (await api.get<Unit>(unitPath(ref), undefined, { signal: null })).expiresAt;
+    } catch (readErr) {
+      throw new NetworkError(
+        `could not tell whether ${ref} was extended: the request failed (${(err as Error).message}) and reading the unit back failed too (${(readErr as Error).message})`,
+        { code: 'extend_unknown', hint: `check with proxyctl units get ${ref} before extending it again`, cause: err },
+      );
+    }
+    const t0 = before ? Date.parse(before) : NaN;
+    const t1 = after ? Date.parse(after) : NaN;
+    if (Number.isFinite(t0) && Number.isFinite(t1) && t1 > t0) {
+      return { proxyRef: ref, expiresAt: after!, extended: true };
+    }
+    if (Number.isFinite(t0) && Number.isFinite(t1)) {
+      throw new NetworkError(`${ref} was not extended (${(err as Error).message}); its expiry is unchanged, so nothing was charged`, {
+        code: err instanceof ApiError ? err.code : 'extend_not_applied',
+        hint: `it is safe to run proxyctl units extend ${ref} --period ${period} again`,
+        cause: err,
+      });
+    }
+    throw new NetworkError(`could not tell whether ${ref} was extended (${(err as Error).message}): the unit has no readable expiry`, {
+      code: 'extend_unknown',
+      hint: `check with proxyctl units get ${ref} before extending it again`,
+      cause: err,
+    });
+  }
+}

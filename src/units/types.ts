@@ -1,0 +1,31 @@
+// The unit shapes the commands use. Only the fields proxyctl reads are typed; everything else
+// the server sends is kept and passed through verbatim in JSON output.
+export interface Unit {
+  proxyRef: string;
+  poolId?: string;
+  provider?: string;
+  ip?: string;
+  port?: number;
+  protocol?: string;
+  credentials?: { username: string; password: string } | null;
+  status?: string;
+  expiresAt?: string;
+  expiresIn?: number;
+  allowedIps?: string[];
+  [k: string]: unknown;
+}
+
+export interface CreateBody {
+  poolId: string;
+  period: string;
+  protocol?: string;
+  credentials?: { username: string; password: string };
+  allowedIps?: string[];
+}
+
+export interface ExtendResult {
+  proxyRef: string;
+  expiresAt: string;
+  extended: boolean;
+  [k: string]: unknown;
+}

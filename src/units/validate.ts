@@ -1,0 +1,130 @@
+// Client-side validation of unit flags. Everything here runs before any request: a bad flag is a
+// UsageError (exit 2) with a message that says what to type instead.
+import { isIPv4 } from 'node:net';
+import { UsageError } from '../errors.js';
+import { PERIODS } from '../output/format.js';
+
+export { PERIODS };
+export type Period = (typeof PERIODS)[number];
+
+export const PROTOCOLS = ['socks5', 'http', 'http_noauth'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+export const MAX_COUNT = 500;
+export const MAX_PAGE_SIZE = 200;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function parsePeriod(raw: unknown): Period {
+  const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  if ((PERIODS as readonly string[]).includes(v)) return v as Period;
+  throw new UsageError(`invalid period "${String(raw ?? '')}" (use one of: ${PERIODS.join(', ')})`);
+}
+
+/** `inject` is the prose name of the no-auth protocol; the wire value is always `http_noauth`. */
+export function parseProtocol(raw: unknown): Protocol {
+  const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  if (v === 'inject') return 'http_noauth';
+  if ((PROTOCOLS as readonly string[]).includes(v)) return v as Protocol;
+  throw new UsageError(`invalid protocol "${String(raw ?? '')}" (use one of: socks5, http, http_noauth, inject)`);
+}
+
+export function parseIPv4(raw: string): string {
+  const v = raw.trim();
+  if (!isIPv4(v)) throw new UsageError(`--allow-ip needs an IPv4 address like 203.0.113.7, got "${raw}"`);
+  return v;
+}
+
+/** Collects a repeatable --allow-ip into an array (commander's custom option parser). */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function normaliseAllowIps(raw: unknown): string[] {
+  if (raw === undefined || raw === null) return [];
+  const list = Array.isArray(raw) ? raw : [raw];
+  return list.map((v) => parseIPv4(String(v)));
+}
+
+/**
+ * The no-auth protocol is whitelisted by exactly one client IP at creation and on
+ * change-protocol; the other protocols take no whitelist there.
+ */
+export function checkAllowIpsFor(protocol: Protocol, ips: string[], where: string): string[] | undefined {
+  if (protocol === 'http_noauth') {
+    if (ips.length !== 1) {
+      throw new UsageError(`${where} with http_noauth needs exactly one --allow-ip IPv4 (got ${ips.length}); add more later with proxyctl units modify`);
+    }
+    return ips;
+  }
+  if (ips.length > 0) throw new UsageError(`--allow-ip applies only to the http_noauth (inject) protocol`);
+  return undefined;
+}
+
+export interface CredentialsInput {
+  username: string;
+  password: string;
+}
+
+export function parseCredentials(username: unknown, password: unknown): CredentialsInput | undefined {
+  const u = typeof username === 'string' ? username : undefined;
+  const p = typeof password === 'string' ? password : undefined;
+  if (u === undefined && p === undefined) return undefined;
+  if (u === undefined || p === undefined) throw new UsageError('--username and --password go together: give both or neither');
+  for (const [name, v] of [['--username', u], ['--password', p]] as const) {
+    if (v === '' || /[\s:@]/.test(v)) throw new UsageError(`${name} must be non-empty and contain no spaces, ":" or "@" (they would break the connection string)`);
+  }
+  return { username: u, password: p };
+}
+
+export function parseCount(raw: unknown): number {
+  if (raw === undefined) return 1;
+  const n = parseIntStrict(raw);
+  if (n === undefined || n < 1 || n > MAX_COUNT) throw new UsageError(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${String(raw)}"`);
+  return n;
+}
+
+export function parseIdempotencyKey(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const v = String(raw).trim();
+  if (!UUID_RE.test(v)) throw new UsageError(`--idempotency-key must be a UUID like 3f2b8c1e-9d4a-4c7e-8b21-5a6f0e9d1c34 (e.g. from uuidgen), got "${String(raw)}"`);
+  return v.toLowerCase();
+}
+
+export function parsePositiveInt(raw: unknown, flag: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = parseIntStrict(raw);
+  if (n === undefined || n < 1 || n > max) {
+    throw new UsageError(`${flag} must be a whole number from 1${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, got "${String(raw)}"`);
+  }
+  return n;
+}
+
+export function parseRef(raw: unknown): string {
+  const v = typeof raw === 'string' ? raw.trim() : '';
+  if (v === '' || /[\s/?#]/.test(v)) throw new UsageError(`invalid unit reference "${String(raw ?? '')}" (expected e.g. PRX-123)`);
+  return v;
+}
+
+/** Several refs, de-duplicated in order: extending one unit twice by accident would charge twice. */
+export function parseRefs(raw: unknown): string[] {
+  const list = (Array.isArray(raw) ? raw : [raw]).map(parseRef);
+  if (list.length === 0) throw new UsageError('give at least one unit reference (e.g. PRX-123)');
+  return [...new Set(list)];
+}
+
+export const UNIT_STATUSES = ['ACTIVE', 'EXPIRED', 'RELEASED'] as const;
+
+export function parseStatus(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const v = String(raw).trim().toUpperCase();
+  if (!(UNIT_STATUSES as readonly string[]).includes(v)) throw new UsageError(`--status must be one of ${UNIT_STATUSES.join(', ')}, got "${String(raw)}"`);
+  return v;
+}
+
+function parseIntStrict(raw: unknown): number | undefined {
+  const s = String(raw).trim();
+  if (!/^\d+$/.test(s)) return undefined;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : undefined;
+}

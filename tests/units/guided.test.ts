@@ -1,0 +1,41 @@
+// The guided purchase in a terminal (in-process, fake TTY): country → pool → period → protocol,
+// then the price and the balance after purchase, and the purchase itself.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { PassThrough } from 'node:stream';
+import { main } from '../../src/main.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { fakeIO } from '../helpers/fake-io.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, host: '127.0.0.1', balance: 500 });
+});
+afterAll(() => sb.close());
+
+const tick = () => new Promise((r) => setTimeout(r, 150));
+
+async function waitFor(read: () => string, text: string): Promise<void> {
+  for (let i = 0; i < 60 && !read().includes(text); i++) await tick();
+  expect(read()).toContain(text);
+}
+
+it('walks country, pool, period and protocol, shows the price and balance after, then buys', async () => {
+  const io = fakeIO({ tty: true, env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey, NO_COLOR: '1' } });
+  io.stderr.end = (() => io.stderr) as typeof io.stderr.end;
+  const stdin = io.stdin as PassThrough;
+  const run = main(['units', 'create', '--json'], io);
+  for (const prompt of ['Country', 'Pool', 'Period', 'Protocol']) {
+    await waitFor(io.err, prompt);
+    await tick();
+    stdin.write('\r');
+  }
+  await waitFor(io.err, 'Buy for');
+  expect(io.err()).toMatch(/balance 500\.00 USD → [\d.]+ USD after purchase/);
+  stdin.write('y\r');
+  expect(await run).toBe(0);
+  const unit = JSON.parse(io.out());
+  const state = (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } })).json()) as { units: { proxyRef: string; pricePaid: number }[]; balanceUsd: number };
+  expect(state.units.map((u) => u.proxyRef)).toEqual([unit.proxyRef]);
+  expect(unit.protocol).toBe('socks5');
+  expect(Math.round((500 - state.balanceUsd) * 100)).toBe(Math.round(state.units[0]!.pricePaid * 100));
+});
