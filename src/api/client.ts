@@ -194,9 +194,10 @@ export class ApiClient {
       throw err;
     }
     const rate = parseRateHeaders(raw.headers, this.now());
-    budgets[0]!.update(rate);
-    // The uptime budget's headers are the uptime window's when the server sends them on uptime.
-    if (budgets[1]) budgets[1].update(rate);
+    // An uptime response carries the uptime window's headers: they seed the uptime budget only,
+    // while the account-wide budget just counts the request.
+    const own = budgets[budgets.length - 1]!;
+    for (const b of budgets) b.update(b === own ? rate : undefined);
     const requestId = raw.headers['x-request-id'];
     this.trace(`← ${raw.status} ${method} ${url} request-id=${requestId ?? '-'} ${this.now() - started}ms`);
     return this.interpret<T>(raw, url, budgets);
@@ -220,7 +221,8 @@ export class ApiClient {
       const env = (parsed as { error?: Record<string, unknown> } | undefined)?.error;
       const retryAfterHeader = raw.headers['retry-after'];
       const retryAfter = retryAfterHeader !== undefined && Number.isFinite(Number(retryAfterHeader)) ? Number(retryAfterHeader) : undefined;
-      if (raw.status === 429) for (const b of budgets) b.exhaust(this.now() + (retryAfter ?? 1) * 1000);
+      // Retry-After is the server's word on when to try again; it applies to the budget that refused.
+      if (raw.status === 429) budgets[budgets.length - 1]!.exhaust(this.now() + (retryAfter ?? 1) * 1000);
       if (env && typeof env === 'object') {
         const required = typeof env.required === 'number' ? env.required : undefined;
         return this.fail(

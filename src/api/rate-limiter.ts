@@ -99,9 +99,9 @@ export class RateBudget {
     }
   }
 
-  /** A 429 says the window is spent whatever we thought. */
+  /** A 429 says the budget is spent until Retry-After, whatever we thought: the server decides. */
   exhaust(untilMs: number): void {
     this.remaining = 0;
-    this.resetAt = Math.max(this.resetAt, untilMs);
+    this.resetAt = untilMs;
   }
 }

@@ -104,6 +104,20 @@ describe('ApiClient', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('an exhausted uptime budget does not hold back other requests', async () => {
+    server = await startScriptedServer((req, res) => {
+      if (req.url.startsWith('/api/reseller/v1/me/uptime')) {
+        return json(res, 429, { error: { code: 'rate_limited', message: 'uptime budget' } }, { 'retry-after': '30', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0' });
+      }
+      json(res, 200, { ok: true }, { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '118', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60) });
+    });
+    const { c, slept } = client(server.url, { maxRetryWaitMs: 1000 });
+    await expect(c.get('/me/uptime', {}, { budget: 'uptime' })).rejects.toMatchObject({ status: 429, retryAfter: 30 });
+    expect(await c.get('/me')).toEqual({ ok: true });
+    expect(await c.get('/account')).toEqual({ ok: true });
+    expect(slept).toEqual([]);
+  });
+
   it('pages through a collection until hasNext is false', async () => {
     server = await startScriptedServer((req, res) => {
       const page = Number(new URL(req.url, 'http://x').searchParams.get('page'));
