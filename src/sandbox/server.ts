@@ -95,11 +95,12 @@ export class RequestPipeline {
       throw new ApiFailure(401, 'invalid_api_key', key === undefined ? 'the X-API-Key header is missing' : 'the API key is not valid');
     }
     if (isApi) {
-      // The uptime budget is independent: it alone gates uptime requests, which still count
-      // against the account-wide budget; exhausting either never blocks the other.
+      // The uptime budget is independent: it alone gates uptime requests. An accepted uptime
+      // request still counts against the account-wide budget; a refused one does not, or polling
+      // uptime too fast would drain (and so block) the other budget.
       const isUptime = route?.op === 'getUptime';
-      const general = this.general.hit(key);
-      const budget = isUptime ? this.uptime.hit(key) : general;
+      const budget = isUptime ? this.uptime.hit(key) : this.general.hit(key);
+      if (isUptime && budget.allowed) this.general.hit(key);
       this.rateHeaders(headers, budget);
       if (!budget.allowed) {
         headers['retry-after'] = budget.retryAfter;

@@ -108,7 +108,8 @@ function answer(res: ServerResponse, status: number, body: Record<string, unknow
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const now = opts.now ?? (() => new Date());
   const seen = new Map<string, number>();
-  const inFlight = new Set<Promise<unknown>>();
+  /** Relays still running, each with what reports its delivery if the receiver stops first. */
+  const inFlight = new Map<Promise<unknown>, () => void>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer, tooLarge: boolean) => {
     const receivedAt = now().toISOString();
@@ -158,8 +159,18 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       payload,
     };
     if (!opts.forwardTo) return opts.onRecord(record);
-    const p = forwardDelivery(opts.forwardTo, body, relayHeaders(req)).then((forward) => opts.onRecord({ ...record, forward }));
-    inFlight.add(p);
+    // The delivery is reported exactly once: with the relay's outcome, or, when the receiver stops
+    // while the relay is still running, as interrupted (it was acknowledged, so it must not vanish).
+    const forwardTo = opts.forwardTo;
+    const started = Date.now();
+    let reported = false;
+    const report = (forward: ForwardResult) => {
+      if (reported) return;
+      reported = true;
+      opts.onRecord({ ...record, forward });
+    };
+    const p = forwardDelivery(forwardTo, body, relayHeaders(req)).then(report);
+    inFlight.set(p, () => report({ url: forwardTo, error: 'receiver stopped before the relay answered', ms: Date.now() - started }));
     void p.finally(() => inFlight.delete(p));
   };
 
@@ -195,7 +206,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2_000).unref())]);
+      await Promise.race([Promise.allSettled([...inFlight.keys()]), new Promise((r) => setTimeout(r, 2_000).unref())]);
+      for (const abandon of inFlight.values()) abandon();
+      inFlight.clear();
       server.closeAllConnections();
       await closed;
     },

@@ -81,7 +81,9 @@ describe('Idempotency-Key', () => {
     expect(await balance()).toBe(before);
     const replay = await buy(sb, { poolId: 'DE-11' }, { 'idempotency-key': key });
     expect(replay.status).toBe(503);
-    expect(replay.body).toEqual(failed.body);
+    // The same error, but requestId names this request (it always equals X-Request-Id).
+    expect(errorOf(replay)).toEqual({ ...failed.body.error, requestId: replay.headers.get('x-request-id') });
+    expect(replay.headers.get('x-request-id')).not.toBe(failed.headers.get('x-request-id'));
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await balance()).toBe(before);
     expect(await unitCount()).toBe(units);

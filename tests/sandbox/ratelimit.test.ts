@@ -65,4 +65,16 @@ describe('rate limits', () => {
       await s2.close();
     }
   });
+
+  it('refused uptime requests do not drain the account-wide budget', async () => {
+    // A script polling uptime too fast gets 429s from the uptime budget; those refusals must not
+    // eat the account-wide budget, or exhausting one budget would block the other.
+    sb = await sandbox({ rateLimit: 5, uptimeRateLimit: 2, rateWindowSeconds: 30 });
+    for (let i = 0; i < 2; i++) expect((await call(sb, 'GET', '/me/uptime')).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await call(sb, 'GET', '/me/uptime')).status).toBe(429);
+    const me = await call(sb, 'GET', '/me');
+    expect(me.status).toBe(200);
+    // Only the two accepted uptime requests counted: 5 - 2 - 1 (this one) = 2 left.
+    expect(me.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
 });

@@ -63,6 +63,25 @@ describe('webhook listen (in-process)', () => {
     expect(await l.stop()).toBe(0);
   });
 
+  it('a delivery whose relay is still running at Ctrl-C is still reported (and counted)', async () => {
+    const target = createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    try {
+      const l = await listen(['--secret', 's1', '--forward-to', `http://127.0.0.1:${(target.address() as AddressInfo).port}/in`]);
+      const body = '{"id":"evt_5","event":"unit.released","data":{"proxyRef":"PRX-5"}}';
+      const res = await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': hmac(body, 's1') } });
+      expect(res.status).toBe(200);
+      expect(await l.stop()).toBe(0);
+      // The service saw a 200: the delivery must not vanish from the output.
+      expect(l.io.out()).toContain('unit.released');
+      expect(l.io.out()).toMatch(/→ failed: .*stopped/);
+      expect(l.io.err()).toContain('1 delivery received');
+    } finally {
+      target.closeAllConnections();
+      target.close();
+    }
+  });
+
   it('a busy port, a bad --forward-to, -o json, and no secret at all are usage errors (exit 2)', async () => {
     const busy = createServer();
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));

@@ -51,6 +51,19 @@ describe('webhook verify (built binary)', () => {
     expect(newline.exitCode).toBe(11);
   });
 
+  it('exit 2 for an empty payload (nothing piped, or an empty file), not "invalid signature"', async () => {
+    const empty = join(home.dir, 'empty.json');
+    writeFileSync(empty, '');
+    const piped = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', sig(BODY, SECRET)], { home, input: '', stdin: 'pipe' });
+    expect(piped.exitCode).toBe(2);
+    expect(piped.stderr).toMatch(/empty/);
+    const fromFile = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', sig(BODY, SECRET), '--payload-file', empty], { home });
+    expect(fromFile.exitCode).toBe(2);
+    // An empty body that really was signed still verifies.
+    const signedEmpty = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', sig('', SECRET), '--payload-file', empty], { home });
+    expect(signedEmpty.exitCode).toBe(0);
+  });
+
   it('-o json puts the error object on stderr for an invalid signature', async () => {
     const r = await proxyctl(['webhook', 'verify', '--secret', 'x', '--signature', sig(BODY, SECRET), '--json'], { home, input: BODY, stdin: 'pipe' });
     expect(r.exitCode).toBe(11);

@@ -54,6 +54,13 @@ export default async function run({ flags, ctx }: HandlerInput<VerifyFlags>): Pr
   const opts = parseVerifyFlags(flags, ctx);
   const body = await readPayload(ctx, opts.payloadFile);
   const index = matchSignature(body, opts.digest, opts.secrets);
+  if (index < 0 && body.length === 0) {
+    // Nothing to verify is missing input (exit 2), not a forged delivery (exit 11): deliveries are
+    // never empty, so this is a script piping an empty variable or the wrong file.
+    throw new UsageError(`the payload is empty (${opts.payloadFile === undefined || opts.payloadFile === '-' ? 'nothing on stdin' : opts.payloadFile})`, {
+      hint: 'pipe the exact raw request body on stdin, or pass --payload-file F',
+    });
+  }
   if (index < 0) {
     throw new SignatureError(
       `signature does not match the payload (${body.length} bytes) with ${opts.secrets.length === 1 ? 'the secret given' : `any of the ${opts.secrets.length} secrets given`}`,

@@ -52,7 +52,10 @@ export async function createUnit(w: World, req: ApiRequest): Promise<Reply> {
   const prior = w.state.idempotency.get(slot);
   if (prior && now - prior.createdAt < IDEMPOTENCY_WINDOW_MS) {
     if (prior.inFlight) throw new ApiFailure(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still being processed; retry shortly');
-    return { status: prior.status!, body: prior.body, headers: { 'idempotent-replayed': 'true' } };
+    // A replayed error keeps its content, but its requestId names this request (§7: unique per
+    // request, and always equal to X-Request-Id).
+    const body = replayedBody(prior.body, req.requestId);
+    return { status: prior.status!, body, headers: { 'idempotent-replayed': 'true' } };
   }
   for (const [k, r] of w.state.idempotency) if (now - r.createdAt >= IDEMPOTENCY_WINDOW_MS) w.state.idempotency.delete(k);
   const record: IdempotencyRecord = { createdAt: now, inFlight: true };
@@ -75,6 +78,12 @@ export async function createUnit(w: World, req: ApiRequest): Promise<Reply> {
     w.state.idempotency.delete(slot);
     throw e;
   }
+}
+
+function replayedBody(body: unknown, requestId: string): unknown {
+  const error = (body as { error?: unknown } | undefined)?.error;
+  if (!error || typeof error !== 'object') return body;
+  return { ...(body as object), error: { ...error, requestId } };
 }
 
 async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => void): Promise<Reply> {
