@@ -43,9 +43,11 @@ interface AttemptResult {
 function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let done = false;
+    let deadline: NodeJS.Timeout | undefined;
     const finish = (r: AttemptResult) => {
       if (!done) {
         done = true;
+        clearTimeout(deadline);
         resolve(r);
       }
     };
@@ -62,9 +64,13 @@ function post(url: string, body: string, headers: Record<string, string>, timeou
       finish({ status: null, error: (e as Error).message });
       return;
     }
-    req.setTimeout(timeoutMs, () => {
-      req.destroy(new Error(`receiver did not answer within ${timeoutMs} ms`));
-    });
+    // The receiver has timeoutMs in total to answer (spec §6.1: 2xx within 5 seconds), not per
+    // silence: a receiver that trickles bytes must not hold a delivery open for ever.
+    const r = req;
+    deadline = setTimeout(() => {
+      finish({ status: null, error: `receiver did not answer within ${timeoutMs} ms` });
+      r.destroy();
+    }, timeoutMs);
     req.on('error', (e) => finish({ status: null, error: e.message }));
     req.end(body);
   });

@@ -1,6 +1,7 @@
 // Webhooks (spec §4.4, §6): configuration, signatures checked here with node:crypto, the event of
 // every operation, balance.low, the test operation, retries on a failing receiver, the log.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { buy, call, errorOf, sandbox } from './raw.js';
@@ -181,6 +182,39 @@ describe('deliveries', () => {
     const rec = (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.find((x: { id: string }) => x.id === d.id);
     expect(rec.lastError).toContain('did not answer');
     expect(rec.responseStatus).toBeNull();
+  });
+
+  it('the answer must come within the timeout in total: trickling header bytes does not extend it', async () => {
+    // A raw TCP receiver that sends one header line every 100 ms for 3 s, then a 200 answer.
+    const sockets = new Set<Socket>();
+    const drip = createNetServer((sock) => {
+      sockets.add(sock);
+      sock.on('error', () => undefined);
+      sock.write('HTTP/1.1 200 OK\r\n');
+      let n = 0;
+      const t = setInterval(() => {
+        if (sock.destroyed) return clearInterval(t);
+        if (++n < 30) return void sock.write(`x-drip-${n}: 1\r\n`);
+        clearInterval(t);
+        sock.end('content-length: 0\r\n\r\n');
+      }, 100);
+    });
+    await new Promise<void>((r) => drip.listen(0, '127.0.0.1', r));
+    try {
+      await call(sb, 'PATCH', '/webhook', { body: { url: `http://127.0.0.1:${(drip.address() as AddressInfo).port}/` } });
+      const d = (await call(sb, 'POST', '/webhook/test')).body;
+      const started = Date.now();
+      // Polled through the library handle, so the rate budget the other tests use is untouched.
+      const find = () => (sb.state().deliveries as { id: string; attempts: number; status: string; lastError: string | null }[]).find((x) => x.id === d.id);
+      await waitFor(() => find()?.attempts === 1);
+      const rec = find()!;
+      expect(rec.status).toBe('PENDING');
+      expect(rec.lastError).toContain('did not answer within 300 ms');
+      expect(Date.now() - started).toBeLessThan(2500);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => drip.close(r));
+    }
   });
 
   it('a receiver that recovers gets the retry and the record turns DELIVERED', async () => {
