@@ -114,5 +114,5 @@ export default async function handler({ flags, ctx }: HandlerInput<Flags>): Prom
   }
   const { guidedCreate } = await import('./create-guided.js');
   const chosen = await guidedCreate(ctx, parsed);
-  if (chosen) await run(chosen.opts, ctx, chosen.quote);
+  await run(chosen.opts, ctx, chosen.quote);
 }
