@@ -33,6 +33,9 @@ it('walks country, pool, period and protocol, shows the price and balance after,
   expect(io.err()).toMatch(/balance 500\.00 USD → [\d.]+ USD after purchase/);
   stdin.write('y\r');
   expect(await run).toBe(0);
+  // An unavailable pool is listed, greyed out, saying so once (the prompt adds the reason itself).
+  expect(io.err()).toMatch(/BR-13 .*unavailable/);
+  expect(io.err()).not.toContain('(unavailable) unavailable');
   const unit = JSON.parse(io.out());
   const state = (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } })).json()) as { units: { proxyRef: string; pricePaid: number }[]; balanceUsd: number };
   expect(state.units.map((u) => u.proxyRef)).toEqual([unit.proxyRef]);

@@ -61,9 +61,10 @@ export async function guidedCreate(
             const price = (p.prices ?? listPrices)?.[hint];
             const where = [p.provider, p.state, p.rotation ? `rotation ${p.rotation}` : 'no rotation'].filter(Boolean).join(', ');
             return {
-              name: `${p.poolId}  ${where}  ${money(price)}/${hint}${p.available === false ? '  (unavailable)' : ''}`,
+              name: `${p.poolId}  ${where}  ${money(price)}/${hint}`,
               value: p.poolId,
-              disabled: p.available === false ? 'unavailable' : false,
+              // The prompt prints this after the name, so the name itself does not say it again.
+              disabled: p.available === false ? '(unavailable)' : false,
             };
           }),
         },
