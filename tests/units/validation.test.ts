@@ -22,6 +22,7 @@ const CASES: [string[], RegExp][] = [
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--count', '0'], /--count/],
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--idempotency-key', 'abc'], /--idempotency-key must be a UUID/],
   [['units', 'create', '--period', '7d'], /--pool and --period are required/],
+  [['units', 'create', '--pool', 'US-1', '--period', '7d', '--dry-run', '-o', 'conn'], /--dry-run prints a quote, not units: -o conn is not available with it/],
   [['units', 'list', '--page-size', '201'], /--page-size must be a whole number from 1 to 200/],
   [['units', 'list', '--page', '0'], /--page must be/],
   [['units', 'list', '--status', 'gone'], /--status must be one of ACTIVE, EXPIRED, RELEASED/],
