@@ -141,5 +141,7 @@ export async function printOutcomes<R>(
   const rows = json
     ? report.outcomes.map((o) => (o.ok ? o.value : { ...failureRow(o), error: errorSummary(o.error) }))
     : report.outcomes.flatMap((o) => (o.ok ? [o.value] : []));
+  // Every item failed: the summary on stderr says so; an empty list would add "No units found.".
+  if (rows.length === 0) return;
   await printList(ctx, rows as R[], views.many);
 }

@@ -38,10 +38,36 @@ function isAmbiguous(err: unknown): boolean {
   return err instanceof ApiError && err.status >= 500 && err.status !== 503;
 }
 
+/** Keys are honoured for 24 hours; a generation remembered for longer than that says nothing. */
+const GENERATION_MEMORY_MS = 24 * 3600 * 1000;
+
+interface SavedGeneration {
+  generation: number;
+  at: number;
+}
+
+/**
+ * The generation a previous run of the same base key reached for this item. Without it a re-run
+ * could not get past the failures a replaying server stored in the first run: from the outside a
+ * replayed chain looks exactly like the first run's fresh failures, so it would count them again
+ * against MAX_REFUNDED and give up before ever trying a new key. Every generation below the saved
+ * one was seen replaying a failure, so skipping it cannot skip a purchase.
+ */
+async function savedGeneration(api: ApiClient, cacheKey: string): Promise<number> {
+  try {
+    const saved = await api.cache?.get<SavedGeneration>(cacheKey);
+    if (!saved || !Number.isInteger(saved.generation) || saved.generation <= 0 || saved.generation >= MAX_GENERATIONS) return 0;
+    return Date.now() - saved.at < GENERATION_MEMORY_MS ? saved.generation : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export async function createSafely(api: ApiClient, body: CreateBody, opts: CreateOptions): Promise<CreateOutcome> {
   const sleep = opts.sleep ?? abortableSleep;
   const delay = opts.delayMs ?? 500;
-  let generation = 0;
+  const cacheKey = `idempotency-generation:${api.baseUrl}:${opts.baseKey}:${opts.index}`;
+  let generation = await savedGeneration(api, cacheKey);
   let key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
   let seenRefunds = new Set<string>();
   let refunded = 0;
@@ -75,6 +101,7 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
           if (generation >= MAX_GENERATIONS) return { ok: false, error: err, idempotencyKey: key };
           key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
           seenRefunds = new Set();
+          await api.cache?.set(cacheKey, { generation, at: Date.now() } satisfies SavedGeneration).catch(() => undefined);
           continue;
         }
         refunded += 1;

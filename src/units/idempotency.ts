@@ -16,7 +16,9 @@
 // so the next attempt needs a fresh key; a server that forgets failures answers a fresh attempt
 // to the same key instead, and we stay on it. Because the walk is deterministic, re-running the
 // command with the same K walks the same chain: every replayed failure steps forward, the first
-// replayed success is returned as it is, and nothing is bought twice.
+// replayed success is returned as it is, and nothing is bought twice. The generation reached is
+// kept in the config-dir cache (create-safely.ts), so a re-run starts where the last run stopped
+// rather than spending its retry allowance on the failures that run already saw replayed.
 import { createHash, randomUUID } from 'node:crypto';
 
 export function newBaseKey(): string {

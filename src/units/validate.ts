@@ -113,6 +113,18 @@ export function parseRefs(raw: unknown): string[] {
   return [...new Set(list)];
 }
 
+/** The refs that appear more than once (after trimming), in order of first appearance. */
+export function duplicateRefs(raw: readonly unknown[]): string[] {
+  const seen = new Set<string>();
+  const dupes = new Set<string>();
+  for (const r of raw) {
+    const v = typeof r === 'string' ? r.trim() : String(r);
+    if (seen.has(v)) dupes.add(v);
+    seen.add(v);
+  }
+  return [...dupes];
+}
+
 export const UNIT_STATUSES = ['ACTIVE', 'EXPIRED', 'RELEASED'] as const;
 
 export function parseStatus(raw: unknown): string | undefined {

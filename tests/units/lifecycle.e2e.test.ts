@@ -61,10 +61,12 @@ describe('units lifecycle on the sandbox', () => {
 
   it('extend --dry-run quotes once per unit, even for a ref typed twice', async () => {
     const before = await kit.state();
-    const r = await kit.run(['units', 'extend', ref, ref, '--period', '7d', '--dry-run', '--json']);
+    const r = await kit.run(['units', 'extend', ref, 'PRX-424242', ref, '--period', '7d', '--dry-run', '--json']);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(String(r.stdout))).toMatchObject({ dryRun: true, refs: [ref], count: 1, unitPrice: price7d, affordable: true });
-    expect(r.stderr).toContain('each is extended once');
+    expect(JSON.parse(String(r.stdout))).toMatchObject({ dryRun: true, refs: [ref, 'PRX-424242'], count: 2, unitPrice: price7d, affordable: true });
+    // The warning names the ref that was typed twice, not every ref.
+    expect(r.stderr).toContain(`${ref} was named more than once; it is extended once`);
+    expect(r.stderr).not.toContain('PRX-424242 was');
     const after = await kit.state();
     expect(after.balanceUsd).toBe(before.balanceUsd);
     expect(after.units.map((u) => u.expiresAt)).toEqual(before.units.map((u) => u.expiresAt));

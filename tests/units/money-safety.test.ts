@@ -76,6 +76,34 @@ describe('createSafely', () => {
     expect(keysOf(server)).toEqual([g0, g0, deriveIdempotencyKey(BASE, 0, 1)]);
   });
 
+  it('a re-run with the same base key gets past the failures a replaying server stored in the first run', async () => {
+    // A server that remembers failures per key, and a pool that is down in run 1 and back in run 2.
+    const stored = new Map<string, string>();
+    let down = true;
+    let n = 0;
+    server = await startScriptedServer((req, res) => {
+      const key = String(req.headers['idempotency-key']);
+      if (stored.has(key)) return json(res, 503, fail(503, 'upstream_unreachable', stored.get(key)!));
+      if (down) {
+        stored.set(key, `r${++n}`);
+        return json(res, 503, fail(503, 'upstream_unreachable', stored.get(key)!));
+      }
+      json(res, 201, UNIT);
+    });
+    // The config-dir cache outlives the process: the same object stands for it across both runs.
+    const values = new Map<string, unknown>();
+    const cache = { get: async <T,>(k: string) => values.get(k) as T | undefined, set: async (k: string, v: unknown) => void values.set(k, v) };
+    const api = () => new ApiClient({ baseUrl: server!.url, apiKey: 'k', timeoutMs: 5000, env: {}, signal: new AbortController().signal, userAgent: 't', sleep: async () => {}, cache });
+    const first = await createSafely(api(), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
+    expect(first.ok).toBe(false);
+    const boughtBefore = server.requests.length;
+    down = false;
+    const again = await createSafely(api(), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
+    expect(again).toMatchObject({ ok: true, unit: { proxyRef: 'PRX-1' } });
+    // It resumed where run 1 stopped instead of replaying run 1's whole chain first.
+    expect(server.requests.length - boughtBefore).toBeLessThanOrEqual(3);
+  });
+
   it('keeps the key when the server forgets failures (fresh 503s), and gives up after a few', async () => {
     let n = 0;
     server = await startScriptedServer((_req, res) => json(res, 503, fail(503, 'upstream_unreachable', `fresh-${++n}`)));

@@ -54,6 +54,9 @@ describe('purchases never double-charge', () => {
     const r = await kit.run(['units', 'create', '--pool', failPool, '--period', '3h', '--count', '2']);
     expect(r.exitCode).toBe(9);
     expect(r.stderr).toMatch(/upstream/i);
+    // Nothing was bought: no empty table, and no "No units found." as if a list had been asked for.
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toMatch(/No units found/);
     const s = await kit.state();
     expect(s.units).toEqual([]);
     expect(s.balanceUsd).toBe(1000);

@@ -22,6 +22,7 @@ const CASES: [string[], RegExp][] = [
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--count', '0'], /--count/],
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--idempotency-key', 'abc'], /--idempotency-key must be a UUID/],
   [['units', 'create', '--period', '7d'], /--pool and --period are required/],
+  [['units', 'create', '--pool', 'US-1', '--period', '7d', '--dry-run', '-o', 'conn'], /--dry-run prints a quote, not units: -o conn is not available with it/],
   [['units', 'list', '--page-size', '201'], /--page-size must be a whole number from 1 to 200/],
   [['units', 'list', '--page', '0'], /--page must be/],
   [['units', 'list', '--status', 'gone'], /--status must be one of ACTIVE, EXPIRED, RELEASED/],
@@ -47,16 +48,18 @@ describe('validation before any request', () => {
     expect(server.requests.length).toBe(before);
   });
 
-  it('release asks on a terminal and sends nothing when the answer is no', async () => {
+  it('release asks on a terminal; answering no sends nothing and exits 2 (a refused confirmation)', async () => {
     const io = fakeIO({ tty: true, env: { PROXYCTL_BASE_URL: server.url, PROXYCTL_API_KEY: 'k' } });
     // Like process.stderr, which a pipe never ends (inquirer pipes its output stream into it).
     io.stderr.end = (() => io.stderr) as typeof io.stderr.end;
     const run = main(['units', 'release', 'PRX-7'], io);
-    await new Promise((r) => setTimeout(r, 100));
+    // Poll rather than sleep a fixed time: under a loaded full run the prompt can take longer.
+    for (let i = 0; i < 100 && !io.err().includes('Release PRX-7?'); i++) await new Promise((r) => setTimeout(r, 50));
     expect(io.err()).toContain('Release PRX-7?');
     (io.stdin as import('node:stream').PassThrough).write('n\n');
-    expect(await run).toBe(0);
-    expect(io.err()).toContain('Nothing released.');
+    expect(await run).toBe(2);
+    expect(io.err()).toContain('nothing released: the release was not confirmed');
+    expect(io.out()).toBe('');
     expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 });

@@ -29,7 +29,7 @@ function countryCode(e: Entry): string | undefined {
 export async function guidedCreate(
   ctx: Context,
   parsed: Omit<CreateOptions, 'body'> & { body: Partial<CreateBody> },
-): Promise<{ opts: CreateOptions; quote: Quote } | undefined> {
+): Promise<{ opts: CreateOptions; quote: Quote }> {
   const { select, input, confirm } = await import('@inquirer/prompts');
   const io = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal };
   const api = await ctx.api();
@@ -61,9 +61,10 @@ export async function guidedCreate(
             const price = (p.prices ?? listPrices)?.[hint];
             const where = [p.provider, p.state, p.rotation ? `rotation ${p.rotation}` : 'no rotation'].filter(Boolean).join(', ');
             return {
-              name: `${p.poolId}  ${where}  ${money(price)}/${hint}${p.available === false ? '  (unavailable)' : ''}`,
+              name: `${p.poolId}  ${where}  ${money(price)}/${hint}`,
               value: p.poolId,
-              disabled: p.available === false ? 'unavailable' : false,
+              // The prompt prints this after the name, so the name itself does not say it again.
+              disabled: p.available === false ? '(unavailable)' : false,
             };
           }),
         },
@@ -100,9 +101,9 @@ export async function guidedCreate(
     const what = `${parsed.count} × ${full.period} in ${full.poolId} (${full.protocol ?? 'socks5'})`;
     ctx.io.stderr.write(`${describeQuote(q, what)}\n`);
     if (!parsed.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
+      // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
       if (!(await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, io))) {
-        ctx.notice('Nothing bought.');
-        return undefined;
+        throw new UsageError('nothing bought: the purchase was not confirmed', { code: 'not_confirmed' });
       }
     }
     return { opts: { ...parsed, body: full }, quote: q };

@@ -105,6 +105,10 @@ export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise
 export default async function handler({ flags, ctx }: HandlerInput<Flags>): Promise<void> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const parsed = parseCreateFlags(flags);
+  // Refused here, before the pool and balance are read, rather than when the quote is printed.
+  if (parsed.dryRun && ctx.globals.output === 'conn') {
+    throw new UsageError('--dry-run prints a quote, not units: -o conn is not available with it (use table, json or csv)');
+  }
   if (parsed.body.poolId !== undefined && parsed.body.period !== undefined) {
     await run(parsed as CreateOptions, ctx);
     return;
@@ -114,5 +118,5 @@ export default async function handler({ flags, ctx }: HandlerInput<Flags>): Prom
   }
   const { guidedCreate } = await import('./create-guided.js');
   const chosen = await guidedCreate(ctx, parsed);
-  if (chosen) await run(chosen.opts, ctx, chosen.quote);
+  await run(chosen.opts, ctx, chosen.quote);
 }

@@ -7,7 +7,7 @@ import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
 import { extendSafely } from '../../units/extend-safely.js';
 import { assertAffordable, describeQuote, priceFor, quote } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
-import { parsePeriod, parseRefs, type Period } from '../../units/validate.js';
+import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 
 interface Flags {
   period?: string;
@@ -48,8 +48,8 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
 export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const refs = parseRefs(args[0]);
-  const given = Array.isArray(args[0]) ? args[0].length : 1;
-  // Each extension is charged, so a ref typed twice is extended once, and the user is told.
-  if (refs.length < given) ctx.warn(`some units were named more than once; each is extended once (${refs.join(', ')})`);
+  // Each extension is charged, so a ref typed twice is extended once, and the user is told which.
+  const dupes = duplicateRefs(Array.isArray(args[0]) ? args[0] : [args[0]]);
+  if (dupes.length) ctx.warn(`${dupes.join(', ')} ${dupes.length > 1 ? 'were' : 'was'} named more than once; ${dupes.length > 1 ? 'each is' : 'it is'} extended once`);
   await run({ refs, period: parsePeriod(flags.period), dryRun: flags.dryRun === true }, ctx);
 }

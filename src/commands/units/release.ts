@@ -46,9 +46,8 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
 export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const refs = parseRefs(args[0]);
-  if (!(await confirmRelease(refs, ctx))) {
-    ctx.notice('Nothing released.');
-    return;
-  }
+  // A declined confirmation is exit 2 (the contract's "refused confirmation"), so a wrapper script
+  // never mistakes "the user said no" for "released".
+  if (!(await confirmRelease(refs, ctx))) throw new UsageError('nothing released: the release was not confirmed', { code: 'not_confirmed' });
   await run(refs, ctx);
 }
