@@ -130,7 +130,7 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
       },
       set(key, value) {
         const c = (conf.get('cache') as Record<string, unknown> | undefined) ?? {};
-        conf.set('cache', { ...c, [key]: value });
+        conf.set('cache', { ...pruneCache(c, Date.now()), [key]: value });
       },
     },
   };
@@ -141,4 +141,18 @@ export function maskKey(key: string | undefined): string {
   if (!key) return '-';
   if (key.length <= 8) return `…${key.slice(-2)}`;
   return `${key.slice(0, 4)}…${key.slice(-4)}`;
+}
+
+/** Cache entries outlive every use after two days (discovery TTL 1 h, idempotency keys 24 h). */
+const CACHE_MAX_AGE_MS = 48 * 3600 * 1000;
+
+/** Drops entries stamped (`at` or `fetchedAt`) longer ago than any reader would trust them. */
+export function pruneCache(cache: Record<string, unknown>, nowMs: number): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(cache)) {
+    const e = v as { at?: unknown; fetchedAt?: unknown } | null;
+    const stamp = typeof e?.at === 'number' ? e.at : typeof e?.fetchedAt === 'number' ? e.fetchedAt : undefined;
+    if (stamp === undefined || nowMs - stamp < CACHE_MAX_AGE_MS) kept[k] = v;
+  }
+  return kept;
 }

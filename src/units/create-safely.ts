@@ -63,6 +63,36 @@ async function savedGeneration(api: ApiClient, cacheKey: string): Promise<number
   }
 }
 
+interface SavedPurchase {
+  proxyRef: string;
+  at: number;
+}
+
+const purchaseKey = (api: ApiClient, baseKey: string, index: number) => `idempotency-bought:${api.baseUrl}:${baseKey}:${index}`;
+
+/** Remembers that item `index` of the batch with this base key bought a unit (a re-run replays it). */
+export async function rememberPurchase(api: ApiClient, baseKey: string, index: number, proxyRef: string): Promise<void> {
+  await api.cache?.set(purchaseKey(api, baseKey, index), { proxyRef, at: Date.now() } satisfies SavedPurchase).catch(() => undefined);
+}
+
+/**
+ * How many of the first `count` items an earlier run with this base key bought within the key
+ * window: the server replays them at no charge, so a resumed batch is only quoted for the rest.
+ * Unknown (another machine, a cleared cache) counts as not bought, which only asks for more.
+ */
+export async function countBoughtEarlier(api: ApiClient, baseKey: string, count: number): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    try {
+      const saved = await api.cache?.get<SavedPurchase>(purchaseKey(api, baseKey, i));
+      if (saved && typeof saved.proxyRef === 'string' && Date.now() - saved.at < GENERATION_MEMORY_MS) n += 1;
+    } catch {
+      // an unreadable cache entry says nothing
+    }
+  }
+  return n;
+}
+
 export async function createSafely(api: ApiClient, body: CreateBody, opts: CreateOptions): Promise<CreateOutcome> {
   const sleep = opts.sleep ?? abortableSleep;
   const delay = opts.delayMs ?? 500;

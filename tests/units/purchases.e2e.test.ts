@@ -46,6 +46,24 @@ describe('purchases never double-charge', () => {
     expect(cents(1000 - s.balanceUsd)).toBe(3 * cents(price('3h')));
   });
 
+  it('resuming a batch with its key only needs the balance for the items not yet bought', async () => {
+    const { kit, pool, price } = await setup({ balance: 10 });
+    const args = (n: number) => ['units', 'create', '--pool', pool, '--period', '24h', '--count', String(n), '--idempotency-key', KEY, '--json'];
+    const first = await kit.run(args(2));
+    expect(first.exitCode).toBe(0);
+    const bought = JSON.parse(String(first.stdout)).map((u: { proxyRef: string }) => u.proxyRef);
+    // 10 - 2 × 4.25 leaves 1.50; a top-up to 5 pays for one more unit, not for three.
+    await kit.control('/balance', { balanceUsd: 5 });
+    const again = await kit.run(args(3));
+    expect(again.stderr).toContain('2 of 3 were bought earlier with this idempotency key');
+    expect(again.exitCode).toBe(0);
+    const refs = JSON.parse(String(again.stdout)).map((u: { proxyRef: string }) => u.proxyRef);
+    expect(refs.slice(0, 2)).toEqual(bought);
+    const s = await kit.state();
+    expect(s.units.map((u) => u.proxyRef).sort()).toEqual([...refs].sort());
+    expect(cents(s.balanceUsd)).toBe(cents(5 - price('24h')));
+  });
+
   it('a pool whose creates fail upstream (503) buys nothing and refunds everything: exit 9', async () => {
     const probe = await setup();
     const failPool = probe.pool;

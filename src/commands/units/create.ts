@@ -6,7 +6,7 @@ import type { ApiClient } from '../../api/client.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
-import { createSafely } from '../../units/create-safely.js';
+import { countBoughtEarlier, createSafely, rememberPurchase } from '../../units/create-safely.js';
 import { newBaseKey } from '../../units/idempotency.js';
 import { assertAffordable, describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
@@ -68,8 +68,13 @@ export async function priceQuote(api: ApiClient, body: CreateBody, count: number
 
 export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise<void> {
   const api = await ctx.api();
-  const what = `${opts.count} × ${opts.body.period} unit${opts.count > 1 ? 's' : ''} in ${opts.body.poolId}`;
-  q ??= await priceQuote(api, opts.body, opts.count);
+  // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
+  // rest has to be affordable.
+  const earlier = opts.baseKey ? await countBoughtEarlier(api, opts.baseKey, opts.count) : 0;
+  if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
+  const toBuy = opts.count - earlier;
+  const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
+  q ??= await priceQuote(api, opts.body, toBuy);
   if (opts.dryRun) {
     await printObject(ctx, { dryRun: true, poolId: opts.body.poolId, period: opts.body.period, protocol: opts.body.protocol ?? 'socks5', ...q, affordable: q.balanceAfter >= 0 });
     assertAffordable(q, what);
@@ -90,6 +95,7 @@ export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise
       const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal: ctx.signal });
       keys[i] = out.idempotencyKey;
       if (!out.ok) throw out.error;
+      await rememberPurchase(api, baseKey, i, out.unit.proxyRef);
       return out.unit;
     },
   );
