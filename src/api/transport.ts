@@ -1,6 +1,6 @@
 // The only module that imports undici. One dispatcher per process: EnvHttpProxyAgent, so
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY behave as users behind a corporate proxy expect.
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, Pool, request, type Dispatcher } from 'undici';
 import type { Env } from '../io.js';
 import { InterruptedError, NetworkError } from '../errors.js';
 
@@ -25,10 +25,35 @@ export interface RawRequest {
 
 let shared: { key: string; dispatcher: Dispatcher } | undefined;
 
+/** A failed CONNECT to the HTTPS proxy: the request never reached the API. */
+class ProxyTunnelError extends Error {
+  readonly code = 'PROXYCTL_PROXY_TUNNEL';
+  constructor(cause: unknown) {
+    super(`the proxy failed to open a tunnel: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
+/**
+ * The pool undici's ProxyAgent uses to talk to the proxy itself. Two reasons it is ours:
+ * - undici builds that pool without our timeouts (CONNECT waits 300 s for an answer);
+ * - a proxy that closes the connection on CONNECT fails with UND_ERR_SOCKET, which undici
+ *   treats as recoverable and retries in a tight loop forever; re-coding the error ends it.
+ */
+class ProxyPool extends Pool {
+  override connect(opts: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData>;
+  override connect(opts: Dispatcher.ConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
+  override connect(opts: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): Promise<Dispatcher.ConnectData> | void {
+    if (callback) return super.connect(opts, callback);
+    return super.connect(opts).catch((err: unknown) => {
+      throw new ProxyTunnelError(err);
+    });
+  }
+}
+
 function dispatcherFor(opts: TransportOptions): Dispatcher {
-  const key = `${opts.timeoutMs}`;
-  if (shared?.key === key) return shared.dispatcher;
   const env = opts.env;
+  const key = JSON.stringify([opts.timeoutMs, env.http_proxy, env.HTTP_PROXY, env.https_proxy, env.HTTPS_PROXY, env.no_proxy, env.NO_PROXY]);
+  if (shared?.key === key) return shared.dispatcher;
   const dispatcher = new EnvHttpProxyAgent({
     httpProxy: env.http_proxy ?? env.HTTP_PROXY,
     httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
@@ -37,6 +62,9 @@ function dispatcherFor(opts: TransportOptions): Dispatcher {
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     keepAliveTimeout: 4_000,
+    // The same limits for the hop to an HTTP(S)_PROXY as for the API itself.
+    proxyTls: { timeout: opts.timeoutMs },
+    clientFactory: (origin: URL, o: object) => new ProxyPool(origin, { ...o, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs }),
   });
   shared = { key, dispatcher };
   return dispatcher;
@@ -55,6 +83,22 @@ function errCode(err: unknown): string | undefined {
 export function classifyNetworkError(err: unknown, url: string, timeoutMs: number): NetworkError {
   const code = errCode(err) ?? 'network_error';
   const host = safeHost(url);
+  if (code === 'PROXYCTL_PROXY_TUNNEL' || /^Proxy response \(\d+\)/.test((err as Error)?.message ?? '')) {
+    // undici reports a non-200 answer to CONNECT as an "aborted" request; it is a proxy problem.
+    const status = /^Proxy response \((\d+)\)/.exec((err as Error)?.message ?? '')?.[1];
+    const causeCode = errCode((err as Error)?.cause);
+    const why = status
+      ? `it answered HTTP ${status}`
+      : causeCode === 'UND_ERR_HEADERS_TIMEOUT' || causeCode === 'UND_ERR_CONNECT_TIMEOUT'
+        ? `no answer within ${timeoutMs / 1000}s`
+        : (err as Error).message.replace(/^the proxy failed to open a tunnel: /, '');
+    return new NetworkError(`the proxy could not reach ${host} (${why})`, {
+      code: 'proxy_error',
+      notSent: true,
+      hint: 'check HTTPS_PROXY/HTTP_PROXY (and NO_PROXY), or the proxy\'s credentials',
+      cause: err,
+    });
+  }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new NetworkError(`could not connect to ${host} within ${timeoutMs / 1000}s`, { code: 'connect_timeout', notSent: true, cause: err });
   }
@@ -79,11 +123,6 @@ function safeHost(url: string): string {
   }
 }
 
-function isAbort(err: unknown): boolean {
-  const e = err as { name?: string; code?: string };
-  return e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED' || e?.code === 'ABORT_ERR';
-}
-
 export async function send(req: RawRequest, opts: TransportOptions): Promise<RawResponse> {
   if (req.signal?.aborted) throw new InterruptedError();
   try {
@@ -101,7 +140,8 @@ export async function send(req: RawRequest, opts: TransportOptions): Promise<Raw
     }
     return { status: res.statusCode, headers, body };
   } catch (err) {
-    if (isAbort(err) || req.signal?.aborted) throw new InterruptedError();
+    // Only our own signal means Ctrl-C: undici also says "aborted" when a proxy refuses CONNECT.
+    if (req.signal?.aborted) throw new InterruptedError();
     throw classifyNetworkError(err, req.url, opts.timeoutMs);
   }
 }

@@ -75,6 +75,15 @@ describe('account commands', () => {
     expect(new URL(api.requests[0]!.url, 'http://x').searchParams.get('from')).toBe(from);
   });
 
+  it('me uptime sends the window it checked: normalised to UTC, offsets applied, no offset = UTC', async () => {
+    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    const r = await cli(['me', 'uptime', '--from', `${day(3)} 10:00`, '--to', `${day(2)}T12:00:00+0100`, '--json'], {}, false);
+    expect(r.code).toBe(0);
+    const q = new URL(api.requests[0]!.url, 'http://x').searchParams;
+    expect(q.get('from')).toBe(`${day(3)}T10:00:00.000Z`);
+    expect(q.get('to')).toBe(`${day(2)}T11:00:00.000Z`);
+  });
+
   it.each([
     [['me', 'uptime', '--day', '0'], '--day must be'],
     [['me', 'uptime', '--day', '31'], '--day must be'],
@@ -82,6 +91,9 @@ describe('account commands', () => {
     [['me', 'uptime', '--from', 'yesterday'], 'ISO 8601'],
     [['me', 'uptime', '--from', '2026-11-20T00:00:00Z', '--to', '2026-11-19T00:00:00Z'], 'before'],
     [['me', 'uptime', '--from', '2026-09-01T00:00:00Z', '--to', '2026-11-01T00:00:00Z'], 'at most 30 days'],
+    [['me', 'uptime', '--from', '2026-02-30', '--to', '2026-03-05'], 'ISO 8601'],
+    [['me', 'uptime', '--from', '2026-04-31T10:00:00Z', '--to', '2026-05-02T00:00:00Z'], 'ISO 8601'],
+    [['me', 'uptime', '--from', '2026-01-01T24:30:00Z', '--to', '2026-01-03T00:00:00Z'], 'ISO 8601'],
     [['me', 'username', 'set', 'ab'], '3 to 32'],
     [['me', 'username', 'set', 'a'.repeat(33)], '3 to 32'],
     [['me', 'username', 'set', 'bad name'], 'spaces'],

@@ -7,11 +7,18 @@ interface Node {
   path: string[];
   subcommands: string[];
   flags: string[];
+  /** Flags that take a value, with the allowed values when the option declares them. */
+  valueFlags?: { names: string[]; choices: string[] | undefined }[];
 }
 
 function walk(cmd: Command, path: string[], out: Node[]): void {
   const flags = cmd.options.flatMap((o) => [o.long, o.short].filter((f): f is string => !!f));
-  out.push({ path, subcommands: cmd.commands.map((c) => c.name()), flags });
+  const valueFlags = cmd.options
+    .filter((o) => o.required || o.optional)
+    .map((o) => ({ names: [o.long, o.short].filter((f): f is string => !!f), choices: o.argChoices }));
+  // Arguments with a fixed set of values (completion bash|zsh|fish) complete like subcommands.
+  const argWords = cmd.registeredArguments.flatMap((a) => a.argChoices ?? []);
+  out.push({ path, subcommands: [...cmd.commands.map((c) => c.name()), ...argWords], flags, valueFlags });
   for (const sub of cmd.commands) walk(sub, [...path, sub.name()], out);
 }
 
@@ -25,14 +32,35 @@ export function bashScript(nodes: Node[], globals: string[]): string {
   const cases = nodes
     .map((n) => `    "${n.path.join(' ')}") words="${[...n.subcommands, ...n.flags, ...globals].join(' ')}" ;;`)
     .join('\n');
+  // A flag's value (--profile work, -o json) and positional arguments (pools get US-12) are not
+  // command names: the walk skips them, so completion keeps working after them.
+  const valueFlags = nodes.flatMap((n) => n.valueFlags ?? []);
+  const withChoices = valueFlags.filter((v) => v.choices?.length);
+  const plain = [...new Set(valueFlags.filter((v) => !v.choices?.length).flatMap((v) => v.names))];
+  const choiceCases = [...new Map(withChoices.map((v) => [v.names.join('|'), v.choices!.join(' ')])).entries()]
+    .map(([names, words]) => `    ${names}) COMPREPLY=( $(compgen -W "${words}" -- "$cur") ); return ;;`)
+    .join('\n');
+  const allValueFlags = [...new Set(valueFlags.flatMap((v) => v.names))].join('|');
+  const known = nodes.map((n) => n.path.join(' ')).join('|');
   return `# proxyctl bash completion
 _proxyctl() {
-  local cur path="" w i
+  local cur prev path="" w i skip=0
+  local known="|${known}|"
   cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  case "$prev" in
+${choiceCases}
+${plain.length ? `    ${plain.join('|')}) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;` : ''}
+  esac
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    [[ "$w" == -* ]] && continue
-    if [[ -z "$path" ]]; then path="$w"; else path="$path $w"; fi
+    if ((skip)); then skip=0; continue; fi
+    case "$w" in
+      ${allValueFlags || '--'}) skip=1; continue ;;
+      -*) continue ;;
+    esac
+    if [[ -z "$path" ]]; then w="$w"; else w="$path $w"; fi
+    [[ "$known" == *"|$w|"* ]] && path="$w"
   done
   local words=""
   case "$path" in

@@ -36,11 +36,25 @@ export interface Uptime {
   [k: string]: unknown;
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
+/**
+ * A strict ISO 8601 instant. Date.parse alone would roll 2026-02-30 over into March and read
+ * a time without an offset as local time; here impossible dates are refused and a time without
+ * an offset is UTC, like a date alone, so the window we check is the window the server gets.
+ */
 function parseIso(flag: string, value: string): number {
-  const t = Date.parse(value);
-  if (!ISO.test(value) || Number.isNaN(t)) throw new UsageError(`${flag} must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z (got "${value}")`);
+  const m = ISO.exec(value.trim());
+  const bad = () => new UsageError(`${flag} must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z (got "${value}")`);
+  if (!m) throw bad();
+  const [, y, mo, d, h = '00', mi = '00', sec = '00', zone] = m;
+  const daysInMonth = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) throw bad();
+  let text = value.trim().replace(' ', 'T');
+  if (m[4] === undefined) text += 'T00:00:00Z';
+  else if (zone === undefined) text += 'Z';
+  const t = Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  if (Number.isNaN(t)) throw bad();
   return t;
 }
 
@@ -60,7 +74,8 @@ export function parseOptions(flags: { day?: string; from?: string; to?: string }
     throw new UsageError(flags.from === undefined ? 'with --to alone the window starts 24 hours ago, which is after --to; give --from too' : '--from must be before --to (and before now)');
   }
   if (Math.min(to, nowMs) - from > MAX_WINDOW_MS) throw new UsageError('the uptime window is at most 30 days');
-  return { from: flags.from ?? new Date(from).toISOString(), to: flags.to };
+  // Sent normalised (UTC, with Z), so the server reads exactly the window checked above.
+  return { from: new Date(from).toISOString(), to: flags.to !== undefined ? new Date(to).toISOString() : undefined };
 }
 
 export async function run(opts: UptimeOptions, ctx: Context): Promise<Uptime> {
