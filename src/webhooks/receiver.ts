@@ -2,6 +2,7 @@
 // raw bytes before anything parses it; valid deliveries are answered at once (the service allows
 // 5 seconds), then optionally relayed byte for byte to --forward-to and reported.
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from './signature.js';
@@ -65,6 +66,16 @@ export interface ReceiverOptions {
   now?: () => Date;
 }
 
+/**
+ * The sender allows 5 s for the answer; re-reading a rotated secret may take at most this long
+ * before the delivery is answered 400 (the read goes on, so the retry verifies with the new one).
+ */
+const REFRESH_BUDGET_MS = 2000;
+
+function refreshWithin(refresh: () => Promise<boolean>, ms: number): Promise<boolean> {
+  return Promise.race([refresh().catch(() => false), delay(ms, false, { ref: false })]);
+}
+
 export interface Receiver {
   url: string;
   port: number;
@@ -123,7 +134,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     if (tooLarge) return reject(413, 'body too large');
     const signature = header(req, 'x-service-signature');
     let v = verifySignature(body, signature, opts.secrets());
-    if (!v.ok && v.reason === 'mismatch' && opts.refreshSecrets && (await opts.refreshSecrets().catch(() => false))) {
+    if (!v.ok && v.reason === 'mismatch' && opts.refreshSecrets && (await refreshWithin(opts.refreshSecrets, REFRESH_BUDGET_MS))) {
       v = verifySignature(body, signature, opts.secrets());
     }
     if (!v.ok) return reject(400, v.reason === 'missing' ? 'missing signature' : v.reason === 'malformed' ? 'malformed signature' : 'signature mismatch');
