@@ -82,7 +82,7 @@ export function resolveGlobals(flags: RawGlobalFlags, io: IO): GlobalOptions {
   if (flags.timeout !== undefined) {
     const t = Number(flags.timeout);
     if (!Number.isFinite(t) || t <= 0 || t > 3600) {
-      throw new UsageError(`--timeout must be a number of seconds between 0 and 3600, got "${flags.timeout}"`);
+      throw new UsageError(`--timeout must be a number of seconds above 0 and at most 3600, got "${flags.timeout}"`);
     }
     timeoutSeconds = t;
   }

@@ -219,8 +219,7 @@ export class ApiClient {
     }
     if (raw.status >= 400) {
       const env = (parsed as { error?: Record<string, unknown> } | undefined)?.error;
-      const retryAfterHeader = raw.headers['retry-after'];
-      const retryAfter = retryAfterHeader !== undefined && Number.isFinite(Number(retryAfterHeader)) ? Number(retryAfterHeader) : undefined;
+      const retryAfter = parseRetryAfter(raw.headers['retry-after'], this.now());
       // Retry-After is the server's word on when to try again; it applies to the budget that refused.
       if (raw.status === 429) budgets[budgets.length - 1]!.exhaust(this.now() + (retryAfter ?? 1) * 1000);
       if (env && typeof env === 'object') {
@@ -294,4 +293,13 @@ function hintFor(status: number, code: string, required: number | undefined, ret
   if (status === 429 && retryAfter !== undefined) return `rate limited; the server asked to wait ${retryAfter}s`;
   if (status >= 500) return 'the service is having trouble; try again shortly';
   return undefined;
+}
+
+/** Retry-After in seconds: delta-seconds as the spec says, or an HTTP date as RFC 9110 allows. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (Number.isFinite(n)) return n >= 0 ? n : undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
 }

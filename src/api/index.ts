@@ -43,7 +43,7 @@ export async function createApiClient(ctx: Context, insecure = false): Promise<A
     // Validate a base URL that is there before offering to log in with it.
     if (creds.baseUrl) checkBaseUrl(creds.baseUrl, insecure);
     const { offerLogin } = await import('../config/login.js');
-    return offerLogin(ctx, creds.profile, creds.baseUrl);
+    return offerLogin(ctx, creds.profile, creds.baseUrl, ctx.globals.profile !== undefined && !creds.profileExists);
   }
   return buildApiClient(ctx, checkBaseUrl(creds.baseUrl, insecure), creds.apiKey);
 }

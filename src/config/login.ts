@@ -89,11 +89,10 @@ export async function verifyAndSave(ctx: Context, profile: string, baseUrl: stri
 }
 
 /** A command needed a key and found none: offer to log in on a TTY, else exit 3. */
-export async function offerLogin(ctx: Context, profile: string, baseUrl: string | undefined): Promise<ApiClient> {
-  const missing = new AuthMissingError(
-    baseUrl ? 'no API key configured' : 'no API key or base URL configured',
-    'run proxyctl login or set PROXYCTL_API_KEY (and PROXYCTL_BASE_URL)',
-  );
+export async function offerLogin(ctx: Context, profile: string, baseUrl: string | undefined, unknownProfile = false): Promise<ApiClient> {
+  const missing = unknownProfile
+    ? new AuthMissingError(`there is no profile named "${profile}"`, `see proxyctl profiles list, or create it with proxyctl login --profile ${profile}`)
+    : new AuthMissingError(baseUrl ? 'no API key configured' : 'no API key or base URL configured', 'run proxyctl login or set PROXYCTL_API_KEY (and PROXYCTL_BASE_URL)');
   if (!ctx.canPrompt) throw missing;
   const { confirm } = await import('@inquirer/prompts');
   const yes = await runPrompt(ctx, (c) => confirm({ message: `No API key for profile "${profile}". Log in now?`, default: true }, c));

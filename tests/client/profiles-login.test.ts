@@ -165,4 +165,16 @@ describe('login and profiles', () => {
     expect(r.code).toBe(3);
     expect(r.err).toContain('run proxyctl login or set PROXYCTL_API_KEY');
   });
+
+  it('--profile naming a profile that does not exist says so, exit 3, no request', async () => {
+    fresh();
+    const before = api.requests.length;
+    const saved = await cli(['login', '--base-url', api.url, '--api-key-stdin'], { stdin: `${KEY}\n` });
+    expect(saved.code).toBe(0);
+    const r = await cli(['account', '--profile', 'nope']);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('there is no profile named "nope"');
+    expect(r.err).toContain('proxyctl login --profile nope');
+    expect(api.requests.length).toBe(before + 1); // only the login's GET /account
+  });
 });

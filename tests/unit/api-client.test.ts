@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { parseReset } from '../../src/api/rate-limiter.js';
+import { parseRetryAfter } from '../../src/api/client.js';
 import { json, startScriptedServer, type ScriptedServer } from '../helpers/server.js';
 
 let server: ScriptedServer | undefined;
@@ -168,5 +169,17 @@ describe('X-RateLimit-Reset parsing', () => {
     expect(parseReset('30', now)).toBe(now + 30_000);
     expect(parseReset('soon', now)).toBeUndefined();
     expect(parseReset(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('Retry-After parsing', () => {
+  it('reads delta-seconds and HTTP dates', () => {
+    const now = Date.parse('2026-11-21T12:00:00Z');
+    expect(parseRetryAfter('7', now)).toBe(7);
+    expect(parseRetryAfter('Sat, 21 Nov 2026 12:00:30 GMT', now)).toBe(30);
+    expect(parseRetryAfter('Sat, 21 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('-3', now)).toBeUndefined();
+    expect(parseRetryAfter('later', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 });
