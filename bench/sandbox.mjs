@@ -78,11 +78,17 @@ try {
       req.end(JSON.stringify({ poolId: 'US-11', period: '30d' }));
     });
   }
+  // Same generator, same machine, same run: a bare node:http server with a fixed body, measured
+  // before and after the sandbox so a drift in machine load shows up in both.
+  const sandboxUrl = url;
+  url = new URL(baseline.info.baseUrl);
+  const before = await run('/api/reseller/v1/prices');
+  url = sandboxUrl;
   for (const path of ['/api/reseller/v1/account', '/api/reseller/v1/prices', '/api/reseller/v1/units?pageSize=20']) results.push(await run(path));
   sandboxRss = peakRssMiB(child.pid);
-  // Same generator, same machine, same run: a bare node:http server with a fixed body.
   url = new URL(baseline.info.baseUrl);
-  baselineResult = await run('/api/reseller/v1/prices');
+  const after = await run('/api/reseller/v1/prices');
+  baselineResult = { ...after, rps: Math.round((before.rps + after.rps) / 2), p50ms: after.p50ms, p99ms: after.p99ms, spread: `${before.rps}/${after.rps}` };
   baselineRss = peakRssMiB(baseline.proc.pid);
 } finally {
   agent.destroy();
@@ -92,7 +98,7 @@ try {
 
 console.log(`sandbox GET throughput: ${connections} connections, ${seconds} s each, node ${process.version}`);
 for (const r of results) console.log(`  ${r.path.padEnd(36)} ${String(r.rps).padStart(7)} req/s   p50 ${r.p50ms} ms   p99 ${r.p99ms} ms   non-200: ${r.other}`);
-console.log(`  baseline: bare node:http, fixed body        ${String(baselineResult.rps).padStart(7)} req/s   p50 ${baselineResult.p50ms} ms   p99 ${baselineResult.p99ms} ms`);
+console.log(`  baseline: bare node:http, fixed body        ${String(baselineResult.rps).padStart(7)} req/s   (before/after: ${baselineResult.spread})`);
 for (const r of results) console.log(`  ratio ${r.path.padEnd(36)} ${(r.rps / baselineResult.rps).toFixed(2)}× baseline`);
 console.log(`  peak RSS: sandbox ${sandboxRss} MiB, baseline ${baselineRss} MiB (${(sandboxRss / baselineRss).toFixed(2)}×)`);
 const worst = Math.min(...results.map((r) => r.rps));
