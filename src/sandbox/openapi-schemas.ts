@@ -1,5 +1,10 @@
 // Component schemas of the OpenAPI description, including the field names the sandbox chose
 // where the spec shows none (country/state entries, usage, uptime, affectedUnits, usage.warning kind).
+// The enums come from the modules the handlers validate with, so the published description
+// cannot drift from what the sandbox accepts.
+import { PERIODS } from './catalogue.js';
+import { PROTOCOLS } from './validate.js';
+
 type Schema = Record<string, unknown>;
 
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
@@ -12,13 +17,11 @@ export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${na
 const obj = (properties: Record<string, Schema>, required: string[] = Object.keys(properties), extra: Schema = {}): Schema => ({ type: 'object', properties, required, ...extra });
 export const listOf = (item: Schema, extra: Record<string, Schema> = {}): Schema => obj({ data: { type: 'array', items: item }, ...extra });
 
-const periods = ['3h', '12h', '24h', '7d', '30d'];
-
 export const schemas: Record<string, Schema> = {
-  Period: str({ enum: periods, description: '3h, 12h, 24h, 7d (one week), 30d (one month)' }),
-  Protocol: str({ enum: ['socks5', 'http', 'http_noauth'], description: 'http_noauth is HTTP without authentication, restricted to allowedIps' }),
-  ProtocolInput: str({ enum: ['socks5', 'http', 'http_noauth', 'inject'], description: '`inject` is accepted as an alias of http_noauth' }),
-  Prices: obj(Object.fromEntries(periods.map((p) => [p, num({ description: `post-discount price of ${p} in USD: exactly what is debited` })]))),
+  Period: str({ enum: PERIODS, description: '3h, 12h, 24h, 7d (one week), 30d (one month)' }),
+  Protocol: str({ enum: [...PROTOCOLS], description: 'http_noauth is HTTP without authentication, restricted to allowedIps' }),
+  ProtocolInput: str({ enum: [...PROTOCOLS, 'inject'], description: '`inject` is accepted as an alias of http_noauth' }),
+  Prices: obj(Object.fromEntries(PERIODS.map((p) => [p, num({ description: `post-discount price of ${p} in USD: exactly what is debited` })]))),
   Credentials: obj({ username: str({ minLength: 1, maxLength: 64, pattern: '^[^\\s:@]+$' }), password: str({ minLength: 1, maxLength: 64, pattern: '^[^\\s:]+$' }) }),
   Pool: obj({
     poolId: str({ pattern: '^[A-Z]{2}-\\d+$', examples: ['US-11'] }),

@@ -1,7 +1,7 @@
 // Field validation shared by the handlers. Every failure names the field so a reseller can fix
 // the request without guessing.
 import { ApiFailure, badRequest } from './http.js';
-import { isPeriod, type Period } from './catalogue.js';
+import { isPeriod, PERIODS, type Period } from './catalogue.js';
 
 export const PROTOCOLS = ['socks5', 'http', 'http_noauth'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -18,8 +18,8 @@ export function bodyObject(body: unknown, required: boolean): Record<string, unk
 }
 
 export function requirePeriod(v: unknown, field = 'period'): Period {
-  if (v === undefined || v === null) throw badRequest(`${field} is required (one of 3h, 12h, 24h, 7d, 30d)`);
-  if (!isPeriod(v)) throw badRequest(`${field} must be one of 3h, 12h, 24h, 7d, 30d, got ${JSON.stringify(v)}`);
+  if (v === undefined || v === null) throw badRequest(`${field} is required (one of ${PERIODS.join(', ')})`);
+  if (!isPeriod(v)) throw badRequest(`${field} must be one of ${PERIODS.join(', ')}, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -27,7 +27,7 @@ export function requirePeriod(v: unknown, field = 'period'): Period {
 export function parseProtocol(v: unknown, field: string): Protocol {
   if (v === 'inject') return 'http_noauth';
   if (typeof v !== 'string' || !(PROTOCOLS as readonly string[]).includes(v)) {
-    throw new ApiFailure(400, 'protocol_invalid', `${field} must be one of socks5, http, http_noauth, got ${JSON.stringify(v)}`);
+    throw new ApiFailure(400, 'protocol_invalid', `${field} must be one of ${PROTOCOLS.join(', ')}, got ${JSON.stringify(v)}`);
   }
   return v as Protocol;
 }
