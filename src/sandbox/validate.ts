@@ -1,5 +1,6 @@
 // Field validation shared by the handlers. Every failure names the field so a reseller can fix
 // the request without guessing.
+import { isIPv4 } from 'node:net';
 import { ApiFailure, badRequest } from './http.js';
 import { isPeriod, PERIODS, type Period } from './catalogue.js';
 
@@ -51,18 +52,12 @@ export function parseCredentials(v: unknown, field = 'credentials'): Credentials
   return { username, password };
 }
 
-const IPV4_RE = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-
-export function isIPv4(v: unknown): v is string {
-  return typeof v === 'string' && IPV4_RE.test(v);
-}
-
 /** allowedIps as a list of IPv4 addresses with a size rule; the error code is allowed_ips_invalid. */
 export function parseAllowedIps(v: unknown, field: string, min: number, max: number, rule: string): string[] {
   if (!Array.isArray(v)) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} is required: ${rule}`);
   if (v.length < min || v.length > max) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} must hold ${rule}, got ${v.length}`);
   for (const ip of v) {
-    if (!isIPv4(ip)) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} entry ${JSON.stringify(ip)} is not an IPv4 address`);
+    if (typeof ip !== 'string' || !isIPv4(ip)) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} entry ${JSON.stringify(ip)} is not an IPv4 address`);
   }
   return [...new Set(v as string[])];
 }
