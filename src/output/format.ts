@@ -70,12 +70,17 @@ export function cell(v: unknown): string {
 
 export const PERIODS = ['3h', '12h', '24h', '7d', '30d'] as const;
 
-/** A Prices object on one line: "3h 1.20 · 12h 3.00 · …"; periods the server adds are kept. */
+/** The periods of a Prices object, shortest first; periods the server adds follow, never dropped. */
+export function periodOrder(prices: Record<string, unknown>): string[] {
+  const known = PERIODS.filter((k) => k in prices);
+  return [...known, ...Object.keys(prices).filter((k) => !(PERIODS as readonly string[]).includes(k))];
+}
+
+/** A Prices object on one line: "3h 1.20 · 12h 3.00 · …". */
 export function pricesText(prices: unknown): string {
   if (!prices || typeof prices !== 'object') return '-';
   const p = prices as Record<string, unknown>;
-  const keys = [...PERIODS.filter((k) => k in p), ...Object.keys(p).filter((k) => !(PERIODS as readonly string[]).includes(k))];
-  return keys.map((k) => `${k} ${typeof p[k] === 'number' ? (p[k] as number).toFixed(2) : cell(p[k])}`).join(' · ');
+  return periodOrder(p).map((k) => `${k} ${typeof p[k] === 'number' ? (p[k] as number).toFixed(2) : cell(p[k])}`).join(' · ');
 }
 
 /** "99.5%" from a percentage, "-" when absent. */

@@ -1,7 +1,7 @@
 // `proxyctl prices`: GET /prices. JSON is the API's object; tables show one row per period.
 import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
-import { assertFormats, money, outputMode, printList, printObject, PERIODS, withSpinner } from '../../output/index.js';
+import { assertFormats, money, outputMode, printList, periodOrder, printObject, withSpinner } from '../../output/index.js';
 
 export interface PricesResponse {
   prices?: Record<string, unknown>;
@@ -15,8 +15,7 @@ export async function run(ctx: Context): Promise<PricesResponse> {
 
 export function priceRows(prices: Record<string, unknown> | undefined): { period: string; price: unknown }[] {
   const p = prices ?? {};
-  const order = [...PERIODS.filter((k) => k in p), ...Object.keys(p).filter((k) => !(PERIODS as readonly string[]).includes(k))];
-  return order.map((period) => ({ period, price: p[period] }));
+  return periodOrder(p).map((period) => ({ period, price: p[period] }));
 }
 
 export default async function prices({ ctx }: HandlerInput): Promise<number> {
