@@ -222,6 +222,11 @@ describe('deliveries', () => {
     rx.respond = 204;
     sb.advance(60);
     await waitFor(async () => (await call(sb, 'GET', '/webhook/deliveries?status=DELIVERED')).body.data.some((x: { id: string }) => x.id === d.id));
+    const done = (await call(sb, 'GET', '/webhook/deliveries?status=DELIVERED')).body.data.find((x: { id: string }) => x.id === d.id);
+    expect(done).toMatchObject({ attempts: 2, responseStatus: 204 });
+    const mine = rx.received.filter((x) => JSON.parse(x.raw).id === d.eventId);
+    expect(mine).toHaveLength(2);
+    expect(mine[1]!.raw).toBe(mine[0]!.raw);
   });
 
   it('the log filters by status and event, newest first, and paginates', async () => {
