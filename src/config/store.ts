@@ -102,35 +102,45 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
   const w = permissionWarning(conf.path);
   if (w) warn(w);
 
-  const profiles = (): Record<string, Profile> => ({ ...(conf.get('profiles') ?? {}) });
+  // conf re-reads and re-parses the file on every get; a command reads it once (and again only
+  // after it has written), however many settings it looks at.
+  let snapshot: StoreShape | undefined;
+  const read = (): StoreShape => (snapshot ??= conf.store);
+  const write = (change: () => void): void => {
+    change();
+    snapshot = undefined;
+  };
+
+  const profiles = (): Record<string, Profile> => ({ ...(read().profiles ?? {}) });
   return {
     path: conf.path,
     profiles,
     profile: (name) => profiles()[name],
-    currentProfile: () => conf.get('currentProfile'),
+    currentProfile: () => read().currentProfile,
     saveProfile(name, profile) {
-      conf.set('profiles', { ...profiles(), [name]: profile });
+      write(() => conf.set('profiles', { ...profiles(), [name]: profile }));
     },
     removeProfile(name) {
       const all = profiles();
       if (!(name in all)) return false;
       delete all[name];
-      conf.set('profiles', all);
-      if (conf.get('currentProfile') === name) conf.delete('currentProfile');
+      write(() => {
+        conf.set('profiles', all);
+        if (conf.get('currentProfile') === name) conf.delete('currentProfile');
+      });
       return true;
     },
     useProfile(name) {
-      if (name === undefined) conf.delete('currentProfile');
-      else conf.set('currentProfile', name);
+      write(() => (name === undefined ? conf.delete('currentProfile') : conf.set('currentProfile', name)));
     },
     cache: {
       get: <T>(key: string) => {
-        const c = conf.get('cache') as Record<string, unknown> | undefined;
+        const c = read().cache as Record<string, unknown> | undefined;
         return c?.[key] as T | undefined;
       },
       set(key, value) {
-        const c = (conf.get('cache') as Record<string, unknown> | undefined) ?? {};
-        conf.set('cache', { ...pruneCache(c, Date.now()), [key]: value });
+        const c = (read().cache as Record<string, unknown> | undefined) ?? {};
+        write(() => conf.set('cache', { ...pruneCache(c, Date.now()), [key]: value }));
       },
     },
   };

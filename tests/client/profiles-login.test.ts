@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import fs, { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEY, startFakeApi } from './fake-api.js';
 import { runCli, tempConfig, type Sandboxed } from './run.js';
@@ -176,5 +176,23 @@ describe('login and profiles', () => {
     expect(r.err).toContain('there is no profile named "nope"');
     expect(r.err).toContain('proxyctl login --profile nope');
     expect(api.requests.length).toBe(before + 1); // only the login's GET /account
+  });
+
+  it('a command does not re-read the config file for each setting it looks at', async () => {
+    fresh();
+    expect((await cli(['login', '--profile', 'work', '--base-url', api.url, '--api-key-stdin'], { stdin: `${KEY}\n` })).code).toBe(0);
+    expect((await cli(['profiles', 'use', 'work'])).code).toBe(0);
+    const file = join(cfg.configDir, 'config.json');
+    const spy = vi.spyOn(fs, 'readFileSync');
+    try {
+      // It needs the current profile's name, then that profile's key.
+      const r = await cli(['me', '--json']);
+      expect(r.code).toBe(0);
+      const reads = spy.mock.calls.filter(([p]) => p === file).length;
+      // conf reads it once when it opens it; the store reads it once more and keeps what it read.
+      expect(reads).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
