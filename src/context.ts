@@ -101,7 +101,8 @@ export function resolveGlobals(flags: RawGlobalFlags, io: IO): GlobalOptions {
   };
 }
 
-function nonEmpty(v: string | undefined): string | undefined {
+/** An empty variable or setting (PROXYCTL_API_KEY=) counts as unset. */
+export function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 

@@ -1,5 +1,5 @@
 // Where the base URL and API key come from: flag > environment > stored profile.
-import type { Context } from '../context.js';
+import { nonEmpty, type Context } from '../context.js';
 import { DEFAULT_PROFILE } from './store.js';
 
 export interface Credentials {
@@ -9,10 +9,6 @@ export interface Credentials {
   profile: string;
   /** True when that profile exists in the config file. */
   profileExists: boolean;
-}
-
-function nonEmpty(v: string | undefined): string | undefined {
-  return v === undefined || v === '' ? undefined : v;
 }
 
 export async function resolveCredentials(ctx: Context): Promise<Credentials> {
