@@ -1,4 +1,5 @@
 // Small formatting helpers shared by tables: durations, money, bars, connection strings.
+import { PERIODS } from '../api/enums.js';
 
 export interface Paint {
   bold(s: string): string;
@@ -68,7 +69,7 @@ export function cell(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export const PERIODS = ['3h', '12h', '24h', '7d', '30d'] as const;
+export { PERIODS };
 
 /** The periods of a Prices object, shortest first; periods the server adds follow, never dropped. */
 export function periodOrder(prices: Record<string, unknown>): string[] {

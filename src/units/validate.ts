@@ -2,13 +2,9 @@
 // UsageError (exit 2) with a message that says what to type instead.
 import { isIPv4 } from 'node:net';
 import { UsageError } from '../errors.js';
-import { PERIODS } from '../output/format.js';
+import { PERIODS, PROTOCOLS, type Period, type Protocol } from '../api/enums.js';
 
-export { PERIODS };
-export type Period = (typeof PERIODS)[number];
-
-export const PROTOCOLS = ['socks5', 'http', 'http_noauth'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
+export { PERIODS, PROTOCOLS, type Period, type Protocol };
 
 export const MAX_COUNT = 500;
 export const MAX_PAGE_SIZE = 200;
