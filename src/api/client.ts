@@ -4,6 +4,7 @@ import type { Env } from '../io.js';
 import { ApiError, InterruptedError, NetworkError } from '../errors.js';
 import { send, type RawResponse } from './transport.js';
 import { RateBudget, parseRateHeaders, type Sleep } from './rate-limiter.js';
+import { apiErrorFrom, parseBody, parseRetryAfter } from './response.js';
 
 export const API_PREFIX = '/api/reseller/v1';
 
@@ -205,58 +206,19 @@ export class ApiClient {
 
   private interpret<T>(raw: RawResponse, url: string, budgets: RateBudget[]): ApiResponse<T> {
     const requestId = raw.headers['x-request-id'];
-    let parsed: unknown;
-    let parseFailed = false;
-    // An error body that echoes the key back (some servers do) must not carry it to the terminal.
-    const key = this.opts.apiKey;
-    const text = raw.status >= 400 && key ? raw.body.split(key).join('[REDACTED]') : raw.body;
-    if (text.length > 0) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parseFailed = true;
-      }
-    }
+    const { parsed, ok } = parseBody(raw.status, raw.body, this.opts.apiKey);
     if (raw.status >= 400) {
-      const env = (parsed as { error?: Record<string, unknown> } | undefined)?.error;
       const retryAfter = parseRetryAfter(raw.headers['retry-after'], this.now());
       // Retry-After is the server's word on when to try again; it applies to the budget that refused.
       if (raw.status === 429) budgets[budgets.length - 1]!.exhaust(this.now() + (retryAfter ?? 1) * 1000);
-      if (env && typeof env === 'object') {
-        const required = typeof env.required === 'number' ? env.required : undefined;
-        return this.fail(
-          new ApiError(
-            {
-              status: raw.status,
-              code: typeof env.code === 'string' ? env.code : `http_${raw.status}`,
-              type: typeof env.type === 'string' ? env.type : undefined,
-              message: typeof env.message === 'string' ? env.message : `HTTP ${raw.status}`,
-              requestId: typeof env.requestId === 'string' ? env.requestId : requestId,
-              required,
-              retryAfter,
-              raw: env,
-            },
-            hintFor(raw.status, typeof env.code === 'string' ? env.code : '', required, retryAfter),
-          ),
-        );
-      }
-      return this.fail(
-        new ApiError(
-          { status: raw.status, code: `http_${raw.status}`, message: `the server answered HTTP ${raw.status} without an error body`, requestId, retryAfter },
-          hintFor(raw.status, '', undefined, retryAfter),
-        ),
-      );
+      throw apiErrorFrom(raw.status, parsed, requestId, retryAfter);
     }
-    if (parseFailed) {
+    if (!ok) {
       throw new NetworkError(`the server at ${new URL(url).host} sent a response that is not valid JSON (truncated or not the Reseller API?)`, {
         code: 'bad_response',
       });
     }
     return { status: raw.status, data: parsed as T, headers: raw.headers, requestId };
-  }
-
-  private fail(err: ApiError): never {
-    throw err;
   }
 
   /** Pages of a collection, fetched one at a time as the caller consumes them. */
@@ -284,22 +246,4 @@ export class ApiClient {
     const key = this.opts.apiKey;
     this.opts.trace(key ? line.split(key).join('[REDACTED]') : line);
   }
-}
-
-function hintFor(status: number, code: string, required: number | undefined, retryAfter: number | undefined): string | undefined {
-  if (status === 401) return 'the API key was rejected: run proxyctl login, or set PROXYCTL_API_KEY';
-  if (status === 403 && code === 'reseller_disabled') return "reseller mode is not enabled for this account; the operator's support enables it";
-  if (status === 402 && required !== undefined) return `the operation needs ${required} USD; top up the balance and try again`;
-  if (status === 429 && retryAfter !== undefined) return `rate limited; the server asked to wait ${retryAfter}s`;
-  if (status >= 500) return 'the service is having trouble; try again shortly';
-  return undefined;
-}
-
-/** Retry-After in seconds: delta-seconds as the spec says, or an HTTP date as RFC 9110 allows. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const n = Number(value);
-  if (Number.isFinite(n)) return n >= 0 ? n : undefined;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { parseReset } from '../../src/api/rate-limiter.js';
-import { parseRetryAfter } from '../../src/api/client.js';
+import { parseRetryAfter } from '../../src/api/response.js';
 import { json, startScriptedServer, type ScriptedServer } from '../helpers/server.js';
 
 let server: ScriptedServer | undefined;
