@@ -160,8 +160,16 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
   // A command reads the file once, however many settings it looks at, and again after it writes.
   let snapshot = readStore(path);
 
+  // Changes from this process (e.g. the items of one bulk create) queue here rather than compete
+  // for the file lock with each other.
+  let queue: Promise<unknown> = Promise.resolve();
   /** Applies `change` to the file as it is now (not as it was when the command started). */
-  const update = async <T>(change: (data: StoreShape) => T): Promise<T> =>
+  const update = <T>(change: (data: StoreShape) => T): Promise<T> => {
+    const next = queue.then(() => locked(change));
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const locked = <T>(change: (data: StoreShape) => T): Promise<T> =>
     withLock(path, async (checkLock) => {
       const data = readStore(path);
       const before = JSON.stringify(data);
