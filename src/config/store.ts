@@ -55,8 +55,13 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** A lock not refreshed for this long belongs to a process that died holding it; it is taken over. */
 const LOCK_STALE_MS = 5000;
-/** How long a write waits for the lock (longer than the stale time, so a dead holder never blocks it). */
-const LOCK_WAIT_MS = 12_000;
+/**
+ * How long a write waits for the lock: longer than the stale time, so a dead holder never blocks
+ * it, and long enough for a queue of busy writers on a loaded machine (each holds it for a read
+ * and an atomic write). After LOCK_NOTICE_MS the wait is said on stderr.
+ */
+const LOCK_WAIT_MS = 30_000;
+const LOCK_NOTICE_MS = 5000;
 
 /** Where the config lives: PROXYCTL_CONFIG_DIR, else undefined (the OS config dir). */
 export function configDirFromEnv(env: Env): string | undefined {
@@ -110,17 +115,20 @@ function readStore(path: string): StoreShape {
   return data as StoreShape;
 }
 
-/** Runs `fn` holding the config file's cross-process lock. */
-async function withLock<T>(path: string, fn: (checkLock: () => void) => Promise<T>): Promise<T> {
-  const { default: lockfile } = await import('proper-lockfile');
+/** Runs `fn` holding the config file's cross-process lock; `fn` gets the atomic writer. */
+async function withLock<T>(path: string, warn: (message: string) => void, fn: (write: (data: StoreShape) => Promise<void>) => Promise<T>): Promise<T> {
+  // Loaded before the lock is taken, so the time it is held is only the read and the write.
+  const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')]);
   let lost: Error | undefined;
   let release: () => Promise<void>;
+  const waiting = setTimeout(() => warn(`waiting for the lock on the config file ${path}: another proxyctl process is writing it`), LOCK_NOTICE_MS);
+  waiting.unref();
   try {
     release = await lockfile.lock(path, {
       realpath: false,
       stale: LOCK_STALE_MS,
-      retries: { retries: 1000, factor: 1.5, minTimeout: 15, maxTimeout: 250, randomize: true, maxRetryTime: LOCK_WAIT_MS },
-      // Only possible if this process stalled past the stale time; the write below then refuses.
+      retries: { retries: 10_000, factor: 1.5, minTimeout: 15, maxTimeout: 250, randomize: true, maxRetryTime: LOCK_WAIT_MS },
+      // Only possible if this process froze past the stale time; the write below then refuses.
       onCompromised: (err) => {
         lost = err;
       },
@@ -134,16 +142,25 @@ async function withLock<T>(path: string, fn: (checkLock: () => void) => Promise<
       });
     }
     throw new UsageError(`cannot lock the config file ${path}: ${(err as Error).message}; nothing was saved`, { code: 'config_locked' });
+  } finally {
+    clearTimeout(waiting);
   }
-  const checkLock = () => {
+  const write = async (data: StoreShape): Promise<void> => {
     if (lost) throw new UsageError(`lost the lock on the config file ${path} (${lost.message}); nothing was saved`, { code: 'config_locked' });
+    try {
+      await writeFileAtomic(path, `${JSON.stringify(data, null, '\t')}\n`, { mode: 0o600 });
+    } catch (err) {
+      throw new UsageError(`cannot write the config file ${path}: ${(err as Error).message}; nothing was saved`);
+    }
   };
   try {
-    return await fn(checkLock);
+    return await fn(write);
   } finally {
     await release().catch(() => undefined);
   }
 }
+
+type Change = (data: StoreShape) => unknown;
 
 export async function openConfigStore(env: Env, warn: (message: string) => void, configName = 'config'): Promise<ConfigStore> {
   let dir = configDirFromEnv(env);
@@ -160,31 +177,39 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
   // A command reads the file once, however many settings it looks at, and again after it writes.
   let snapshot = readStore(path);
 
-  // Changes from this process (e.g. the items of one bulk create) queue here rather than compete
-  // for the file lock with each other.
-  let queue: Promise<unknown> = Promise.resolve();
-  /** Applies `change` to the file as it is now (not as it was when the command started). */
-  const update = <T>(change: (data: StoreShape) => T): Promise<T> => {
-    const next = queue.then(() => locked(change));
-    queue = next.catch(() => undefined);
-    return next;
-  };
-  const locked = <T>(change: (data: StoreShape) => T): Promise<T> =>
-    withLock(path, async (checkLock) => {
+  /** Applies changes to the file as it is now (not as it was when the command started), in one locked write. */
+  const apply = (changes: Change[]): Promise<unknown[]> =>
+    withLock(path, warn, async (write) => {
       const data = readStore(path);
       const before = JSON.stringify(data);
-      const result = change(data);
-      if (JSON.stringify(data) !== before) {
-        checkLock();
-        const { default: writeFileAtomic } = await import('write-file-atomic');
-        try {
-          await writeFileAtomic(path, `${JSON.stringify(data, null, '\t')}\n`, { mode: 0o600 });
-        } catch (err) {
-          throw new UsageError(`cannot write the config file ${path}: ${(err as Error).message}; nothing was saved`);
-        }
-      }
+      const results = changes.map((change) => change(data));
+      if (JSON.stringify(data) !== before) await write(data);
       snapshot = data;
-      return result;
+      return results;
+    });
+
+  // Changes from this process (e.g. the items of one bulk create finishing together) wait for the
+  // write in progress and then go in together, rather than each competing for the file lock.
+  let pending: { change: Change; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+  let draining = false;
+  const drain = async (): Promise<void> => {
+    draining = true;
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        const results = await apply(batch.map((p) => p.change));
+        batch.forEach((p, i) => p.resolve(results[i]));
+      } catch (err) {
+        for (const p of batch) p.reject(err);
+      }
+    }
+    draining = false;
+  };
+  const update = <T>(change: (data: StoreShape) => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      pending.push({ change, resolve: resolve as (v: unknown) => void, reject });
+      if (!draining) void drain();
     });
 
   const profiles = (): Record<string, Profile> => ({ ...(snapshot.profiles ?? {}) });

@@ -1,14 +1,13 @@
 // Several proxyctl processes on one config dir at once: every read-modify-write of the config
 // file happens under a cross-process lock and re-reads the file inside it, so no process writes
 // back a stale copy of what another one saved. The built binary is spawned as a user would.
-import { execa, type ResultPromise } from 'execa';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import type { ResultPromise } from 'execa';
+import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanEnv, proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { json, startScriptedServer, type ScriptedServer } from '../helpers/server.js';
+import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
+import { answerAccount as account, configFile, fileMode as mode, firstLine, lockHolder as spawnLockHolder, loginWithStdin, readConfig } from '../helpers/config.js';
+import { startScriptedServer, type ScriptedServer } from '../helpers/server.js';
 import { pickPools, startKit, type Kit } from '../units/sandbox-kit.js';
 
 const KEY = 'pk_live_CONCURRENCY_7c1e9a2b4d6f';
@@ -26,38 +25,11 @@ afterEach(async () => {
   home = server = kit = undefined;
 });
 
-const configFile = (h: TempHome) => join(h.configDir, 'config.json');
-const readConfig = (h: TempHome) => JSON.parse(readFileSync(configFile(h), 'utf8')) as { currentProfile?: string; profiles?: Record<string, { baseUrl: string; apiKey: string }>; cache?: Record<string, unknown> };
-const mode = (p: string) => statSync(p).mode & 0o777;
-
-function login(h: TempHome, url: string, profile: string | undefined, key = KEY) {
-  return proxyctl(['login', ...(profile ? ['--profile', profile] : []), '--base-url', url, '--api-key-stdin'], { home: h, input: `${key}\n`, stdin: 'pipe' } as Parameters<typeof proxyctl>[1]);
-}
-
-function account(res: ServerResponse) {
-  json(res, 200, { balanceUsd: 42, discountPercent: 10, resellerEnabled: true });
-}
-
-/** A process that takes the config lock the way proxyctl does (proper-lockfile, `<file>.lock`), prints "locked" and keeps it. */
+const login = (h: TempHome, url: string, profile: string | undefined, key = KEY) => loginWithStdin(h, url, profile, key);
 function lockHolder(h: TempHome): ResultPromise {
-  const require = createRequire(import.meta.url);
-  const lib = require.resolve('proper-lockfile');
-  const script = `const l = require(${JSON.stringify(lib)});
-l.lock(${JSON.stringify(configFile(h))}, { realpath: false, stale: 5000 }).then(() => { process.stdout.write('locked\\n'); setInterval(() => {}, 1000); }, (e) => { console.error(e); process.exit(1); });`;
-  const child = execa('node', ['-e', script], { reject: false, env: cleanEnv(h.env), extendEnv: true, timeout: 60_000 }) as ResultPromise;
+  const child = spawnLockHolder(h);
   children.push(child);
   return child;
-}
-
-function firstLine(child: ResultPromise): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      buf += c.toString('utf8');
-      if (buf.includes('\n')) resolve(buf.slice(0, buf.indexOf('\n')));
-    });
-    child.then((r) => reject(new Error(`exited early (${r.exitCode}): ${String(r.stderr)}`)), reject);
-  });
 }
 
 describe('config writes from parallel processes', () => {
@@ -146,21 +118,5 @@ describe('config writes from parallel processes', () => {
     expect(Object.keys(readConfig(home).profiles ?? {}).sort()).toEqual(['first', 'second']);
     expect(existsSync(`${configFile(home)}.lock`)).toBe(false);
     expect(mode(configFile(home))).toBe(0o600);
-  });
-
-  it('a lock held by a live process past the wait bound fails with a clear message, exit 2, nothing written', { timeout: 90_000 }, async () => {
-    home = tempHome();
-    server = await startScriptedServer((_req, res) => account(res));
-    expect((await login(home, server.url, 'first')).exitCode).toBe(0);
-    expect((await login(home, server.url, 'second')).exitCode).toBe(0);
-    const before = readFileSync(configFile(home), 'utf8');
-    const holder = lockHolder(home);
-    expect(await firstLine(holder)).toBe('locked');
-    const r = await proxyctl(['profiles', 'use', 'second', '--json'], { home });
-    expect(r.exitCode).toBe(2);
-    expect(String(r.stderr)).toContain(`config file ${configFile(home)} is locked by another proxyctl process`);
-    const err = JSON.parse(String(r.stderr)) as { error: { code: string } };
-    expect(err.error.code).toBe('config_locked');
-    expect(readFileSync(configFile(home), 'utf8')).toBe(before);
   });
 });

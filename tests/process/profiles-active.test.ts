@@ -2,7 +2,8 @@
 // PROXYCTL_PROFILE, the stored current profile, or the built-in "default".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { json, startScriptedServer, type ScriptedServer } from '../helpers/server.js';
+import { answerAccount, loginWithStdin } from '../helpers/config.js';
+import { startScriptedServer, type ScriptedServer } from '../helpers/server.js';
 
 const KEY = 'pk_live_PROFILES_ACTIVE_4e8a1c3b5d7f';
 let home: TempHome;
@@ -10,9 +11,9 @@ let server: ScriptedServer;
 
 beforeAll(async () => {
   home = tempHome();
-  server = await startScriptedServer((_req, res) => json(res, 200, { balanceUsd: 1, discountPercent: 0, resellerEnabled: true }));
+  server = await startScriptedServer((_req, res) => answerAccount(res));
   for (const p of ['alpha', 'beta']) {
-    const r = await proxyctl(['login', '--profile', p, '--base-url', server.url, '--api-key-stdin'], { home, input: KEY, stdin: 'pipe' } as Parameters<typeof proxyctl>[1]);
+    const r = await loginWithStdin(home, server.url, p, KEY);
     expect(r.exitCode, String(r.stderr)).toBe(0);
   }
 });
@@ -90,7 +91,7 @@ describe('profiles list marks the profile in use', () => {
   it('with no stored current profile, a stored "default" is in use as the built-in default', async () => {
     const h = tempHome();
     try {
-      const login = (p: string) => proxyctl(['login', '--profile', p, '--base-url', server.url, '--api-key-stdin'], { home: h, input: KEY, stdin: 'pipe' } as Parameters<typeof proxyctl>[1]);
+      const login = (p: string) => loginWithStdin(h, server.url, p, KEY);
       expect((await login('other')).exitCode).toBe(0);
       expect((await login('default')).exitCode).toBe(0);
       expect((await proxyctl(['profiles', 'remove', 'other'], { home: h })).exitCode).toBe(0);
