@@ -43,7 +43,7 @@ export interface Context {
   warn(message: string): void;
   /** The API client (undici loads on first call). Throws exit-3 errors when no key is configured. */
   api(): Promise<ApiClient>;
-  /** Profiles and caches (conf loads on first call). */
+  /** Profiles and caches (the config file is read on first call). */
   config(): Promise<ConfigStore>;
 }
 

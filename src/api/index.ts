@@ -73,7 +73,7 @@ function discoveryCache(ctx: Context): AsyncCache {
     },
     async set(key: string, value: unknown) {
       try {
-        (await open())?.set(key, value);
+        await (await open())?.set(key, value);
       } catch {
         // A read-only config dir must not break a command; discovery runs again next time.
       }

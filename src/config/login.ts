@@ -83,8 +83,8 @@ export async function verifyAndSave(ctx: Context, profile: string, baseUrl: stri
   // A 401 here throws ApiError (exit 3) and nothing is written.
   const account = await client.get<AccountSummary>('/account');
   const store = await ctx.config();
-  store.saveProfile(profile, { baseUrl: client.baseUrl, apiKey });
-  if (ctx.globals.profile === undefined || store.currentProfile() === undefined) store.useProfile(profile);
+  // Without --profile the profile logged in to becomes current; with it, only when there is none.
+  await store.saveProfile(profile, { baseUrl: client.baseUrl, apiKey }, { makeCurrent: ctx.globals.profile === undefined ? 'always' : 'if-none' });
   return { profile, baseUrl: client.baseUrl, account, client };
 }
 

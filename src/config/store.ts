@@ -1,7 +1,13 @@
-// Profiles and the current profile, stored with conf in a config dir that only the user can read
-// (dir 0700, file 0600). Loaded lazily: conf (and its ajv schema machinery) is only imported by
-// commands that read or write settings, never by `--help`.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+// Profiles, the current profile and small caches, in one JSON file in a config dir that only the
+// user can read (dir 0700, file 0600). Several proxyctl processes may share it at once (parallel
+// logins, bulk creates recording purchases), so every change is a read-modify-write done under a
+// cross-process lock (proper-lockfile: a lock dir beside the file, kept fresh while held, taken
+// over once stale, i.e. after its holder was killed), re-reading the file inside the lock and
+// replacing it atomically (write-file-atomic: temp file, fsync, rename). Readers need no lock: the
+// file is only ever replaced whole. Loaded lazily: only commands that read or write settings
+// import this module's dependencies, never `--help`.
+import fs, { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Env } from '../io.js';
 import { UsageError } from '../errors.js';
 
@@ -13,13 +19,14 @@ export interface Profile {
 interface StoreShape {
   currentProfile?: string;
   profiles?: Record<string, Profile>;
+  cache?: Record<string, unknown>;
   [k: string]: unknown;
 }
 
 /** A small key/value store for caches (e.g. discovered operations per base URL). */
 export interface CacheStore {
   get<T>(key: string): T | undefined;
-  set(key: string, value: unknown): void;
+  set(key: string, value: unknown): Promise<void>;
 }
 
 export interface ConfigStore {
@@ -29,10 +36,15 @@ export interface ConfigStore {
   profiles(): Record<string, Profile>;
   profile(name: string): Profile | undefined;
   currentProfile(): string | undefined;
-  saveProfile(name: string, profile: Profile): void;
+  /**
+   * Saves a profile. With `makeCurrent: 'if-none'` it also becomes the current profile when there
+   * is none at the moment of writing (decided under the lock, against the file as it is then).
+   */
+  saveProfile(name: string, profile: Profile, opts?: { makeCurrent?: 'always' | 'if-none' }): Promise<void>;
   /** Removes a profile (and clears the current profile when it was that one). */
-  removeProfile(name: string): boolean;
-  useProfile(name: string | undefined): void;
+  removeProfile(name: string): Promise<{ removed: boolean; wasCurrent: boolean }>;
+  /** Makes a stored profile current; false (and nothing written) when there is no such profile. */
+  useProfile(name: string): Promise<boolean>;
   cache: CacheStore;
 }
 
@@ -41,7 +53,17 @@ export const DEFAULT_PROFILE = 'default';
 /** What a profile name may look like: no dots or slashes, so it is safe as an object key. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** Where the config lives: PROXYCTL_CONFIG_DIR, else undefined (conf picks the OS config dir). */
+/** A lock not refreshed for this long belongs to a process that died holding it; it is taken over. */
+const LOCK_STALE_MS = 5000;
+/**
+ * How long a write waits for the lock: longer than the stale time, so a dead holder never blocks
+ * it, and long enough for a queue of busy writers on a loaded machine (each holds it for a read
+ * and an atomic write). After LOCK_NOTICE_MS the wait is said on stderr.
+ */
+const LOCK_WAIT_MS = 30_000;
+const LOCK_NOTICE_MS = 5000;
+
+/** Where the config lives: PROXYCTL_CONFIG_DIR, else undefined (the OS config dir). */
 export function configDirFromEnv(env: Env): string | undefined {
   const d = env.PROXYCTL_CONFIG_DIR;
   return d !== undefined && d !== '' ? d : undefined;
@@ -70,78 +92,159 @@ export function permissionWarning(path: string): string | undefined {
   return undefined;
 }
 
-export async function openConfigStore(env: Env, warn: (message: string) => void, configName = 'config'): Promise<ConfigStore> {
-  const { default: Conf } = await import('conf');
-  const cwd = configDirFromEnv(env);
-  if (cwd) ensurePrivateDir(cwd);
-  let conf: InstanceType<typeof Conf<StoreShape>>;
+/** The file as it is now; a missing (or empty) file is an empty config, a broken one is never overwritten. */
+function readStore(path: string): StoreShape {
+  let text: string;
   try {
-    conf = new Conf<StoreShape>({
-      projectName: 'proxyctl',
-      // ~/.config/proxyctl rather than conf's default ~/.config/proxyctl-nodejs.
-      projectSuffix: '',
-      configName,
-      ...(cwd ? { cwd } : {}),
-      configFileMode: 0o600,
-      // Profile names and base URLs (cache keys) contain dots; they are keys, not paths.
-      accessPropertiesByDotNotation: false,
-      // Never silently throw away someone's saved keys because of one bad edit.
-      clearInvalidConfig: false,
+    text = fs.readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UsageError(`cannot read the config file ${path}: ${(err as Error).message}`);
+  }
+  if (text.trim() === '') return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    data = err;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || data instanceof Error) {
+    const why = data instanceof Error ? data.message : 'it is not a JSON object';
+    throw new UsageError(`cannot read the config file ${path}: ${why}`, { hint: 'fix the file, or move it away and run proxyctl login again' });
+  }
+  return data as StoreShape;
+}
+
+/** Runs `fn` holding the config file's cross-process lock; `fn` gets the atomic writer. */
+async function withLock<T>(path: string, warn: (message: string) => void, fn: (write: (data: StoreShape) => Promise<void>) => Promise<T>): Promise<T> {
+  // Loaded before the lock is taken, so the time it is held is only the read and the write.
+  const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')]);
+  let lost: Error | undefined;
+  let release: () => Promise<void>;
+  const waiting = setTimeout(() => warn(`waiting for the lock on the config file ${path}: another proxyctl process is writing it`), LOCK_NOTICE_MS);
+  waiting.unref();
+  try {
+    release = await lockfile.lock(path, {
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      retries: { retries: 10_000, factor: 1.5, minTimeout: 15, maxTimeout: 250, randomize: true, maxRetryTime: LOCK_WAIT_MS },
+      // Only possible if this process froze past the stale time; the write below then refuses.
+      onCompromised: (err) => {
+        lost = err;
+      },
     });
   } catch (err) {
-    const where = cwd ? `${cwd}/${configName}.json` : `the ${configName}.json of proxyctl`;
-    throw new UsageError(`cannot read the config file ${where}: ${(err as Error).message}`, {
-      hint: 'fix the file, or move it away and run proxyctl login again',
-    });
+    const lock = `${path}.lock`;
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new UsageError(`the config file ${path} is locked by another proxyctl process (waited ${LOCK_WAIT_MS / 1000}s); nothing was saved`, {
+        code: 'config_locked',
+        hint: `try again; if no proxyctl is running, remove the lock: rmdir ${JSON.stringify(lock)}`,
+      });
+    }
+    throw new UsageError(`cannot lock the config file ${path}: ${(err as Error).message}; nothing was saved`, { code: 'config_locked' });
+  } finally {
+    clearTimeout(waiting);
   }
-  if (!cwd) {
-    // conf chose the OS config dir; make it private too.
-    const { dirname } = await import('node:path');
-    ensurePrivateDir(dirname(conf.path));
+  const write = async (data: StoreShape): Promise<void> => {
+    if (lost) throw new UsageError(`lost the lock on the config file ${path} (${lost.message}); nothing was saved`, { code: 'config_locked' });
+    try {
+      await writeFileAtomic(path, `${JSON.stringify(data, null, '\t')}\n`, { mode: 0o600 });
+    } catch (err) {
+      throw new UsageError(`cannot write the config file ${path}: ${(err as Error).message}; nothing was saved`);
+    }
+  };
+  try {
+    return await fn(write);
+  } finally {
+    await release().catch(() => undefined);
   }
-  const w = permissionWarning(conf.path);
+}
+
+type Change = (data: StoreShape) => unknown;
+
+export async function openConfigStore(env: Env, warn: (message: string) => void, configName = 'config'): Promise<ConfigStore> {
+  let dir = configDirFromEnv(env);
+  if (!dir) {
+    // ~/.config/proxyctl (and the macOS/Windows equivalents), as conf placed it before.
+    const { default: envPaths } = await import('env-paths');
+    dir = envPaths('proxyctl', { suffix: '' }).config;
+  }
+  ensurePrivateDir(dir);
+  const path = join(dir, `${configName}.json`);
+  const w = permissionWarning(path);
   if (w) warn(w);
 
-  // conf re-reads and re-parses the file on every get; a command reads it once (and again only
-  // after it has written), however many settings it looks at.
-  let snapshot: StoreShape | undefined;
-  const read = (): StoreShape => (snapshot ??= conf.store);
-  const write = (change: () => void): void => {
-    change();
-    snapshot = undefined;
-  };
+  // A command reads the file once, however many settings it looks at, and again after it writes.
+  let snapshot = readStore(path);
 
-  const profiles = (): Record<string, Profile> => ({ ...(read().profiles ?? {}) });
+  /** Applies changes to the file as it is now (not as it was when the command started), in one locked write. */
+  const apply = (changes: Change[]): Promise<unknown[]> =>
+    withLock(path, warn, async (write) => {
+      const data = readStore(path);
+      const before = JSON.stringify(data);
+      const results = changes.map((change) => change(data));
+      if (JSON.stringify(data) !== before) await write(data);
+      snapshot = data;
+      return results;
+    });
+
+  // Changes from this process (e.g. the items of one bulk create finishing together) wait for the
+  // write in progress and then go in together, rather than each competing for the file lock.
+  let pending: { change: Change; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+  let draining = false;
+  const drain = async (): Promise<void> => {
+    draining = true;
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        const results = await apply(batch.map((p) => p.change));
+        batch.forEach((p, i) => p.resolve(results[i]));
+      } catch (err) {
+        for (const p of batch) p.reject(err);
+      }
+    }
+    draining = false;
+  };
+  const update = <T>(change: (data: StoreShape) => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      pending.push({ change, resolve: resolve as (v: unknown) => void, reject });
+      if (!draining) void drain();
+    });
+
+  const profiles = (): Record<string, Profile> => ({ ...(snapshot.profiles ?? {}) });
   return {
-    path: conf.path,
+    path,
     profiles,
     profile: (name) => profiles()[name],
-    currentProfile: () => read().currentProfile,
-    saveProfile(name, profile) {
-      write(() => conf.set('profiles', { ...profiles(), [name]: profile }));
-    },
-    removeProfile(name) {
-      const all = profiles();
-      if (!(name in all)) return false;
-      delete all[name];
-      write(() => {
-        conf.set('profiles', all);
-        if (conf.get('currentProfile') === name) conf.delete('currentProfile');
-      });
-      return true;
-    },
-    useProfile(name) {
-      write(() => (name === undefined ? conf.delete('currentProfile') : conf.set('currentProfile', name)));
-    },
+    currentProfile: () => snapshot.currentProfile,
+    saveProfile: (name, profile, opts = {}) =>
+      update((data) => {
+        data.profiles = { ...(data.profiles ?? {}), [name]: profile };
+        if (opts.makeCurrent === 'always' || (opts.makeCurrent === 'if-none' && data.currentProfile === undefined)) data.currentProfile = name;
+      }),
+    removeProfile: (name) =>
+      update((data) => {
+        const all = { ...(data.profiles ?? {}) };
+        if (!(name in all)) return { removed: false, wasCurrent: false };
+        delete all[name];
+        data.profiles = all;
+        const wasCurrent = data.currentProfile === name;
+        if (wasCurrent) delete data.currentProfile;
+        return { removed: true, wasCurrent };
+      }),
+    useProfile: (name) =>
+      update((data) => {
+        if (!data.profiles?.[name]) return false;
+        data.currentProfile = name;
+        return true;
+      }),
     cache: {
-      get: <T>(key: string) => {
-        const c = read().cache as Record<string, unknown> | undefined;
-        return c?.[key] as T | undefined;
-      },
-      set(key, value) {
-        const c = (read().cache as Record<string, unknown> | undefined) ?? {};
-        write(() => conf.set('cache', { ...pruneCache(c, Date.now()), [key]: value }));
-      },
+      get: <T>(key: string) => snapshot.cache?.[key] as T | undefined,
+      set: (key, value) =>
+        update((data) => {
+          data.cache = { ...pruneCache(data.cache ?? {}, Date.now()), [key]: value };
+        }),
     },
   };
 }

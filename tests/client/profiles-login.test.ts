@@ -189,8 +189,8 @@ describe('login and profiles', () => {
       const r = await cli(['me', '--json']);
       expect(r.code).toBe(0);
       const reads = spy.mock.calls.filter(([p]) => p === file).length;
-      // conf reads it once when it opens it; the store reads it once more and keeps what it read.
-      expect(reads).toBe(2);
+      // The store reads it once when it opens it and keeps what it read.
+      expect(reads).toBe(1);
     } finally {
       spy.mockRestore();
     }

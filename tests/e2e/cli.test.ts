@@ -49,7 +49,7 @@ describe('the built binary', () => {
     const entryChunks = [...readFileSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)), 'utf8').matchAll(/from "\.\/(chunks\/[^"]+)"/g)].map((m) => `/dist/${m[1]}`);
     const commandChunks = loaded.filter((u) => u.includes('/dist/chunks/') && !entryChunks.some((c) => u.endsWith(c)));
     expect(commandChunks).toEqual([]);
-    for (const heavy of ['undici', '@inquirer', 'ora', 'cli-table3', 'conf', 'chalk']) {
+    for (const heavy of ['undici', '@inquirer', 'ora', 'cli-table3', 'proper-lockfile', 'write-file-atomic', 'chalk']) {
       expect(loaded.filter((u) => u.includes(`node_modules/${heavy}/`))).toEqual([]);
     }
   });

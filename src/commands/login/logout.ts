@@ -5,7 +5,7 @@ import { DEFAULT_PROFILE } from '../../config/store.js';
 export default async function logout({ ctx }: HandlerInput): Promise<number> {
   const store = await ctx.config();
   const name = ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE;
-  if (!store.removeProfile(name)) {
+  if (!(await store.removeProfile(name)).removed) {
     ctx.notice(`Profile "${name}" is not logged in; nothing to do.`);
     return 0;
   }

@@ -6,7 +6,7 @@ export function registerProfiles(program: Command, rt: Runtime): void {
   profiles
     .command('list', { isDefault: true })
     .alias('ls')
-    .description('list stored profiles; the current one is marked')
+    .description('list stored profiles; marks the one this invocation uses (--profile, PROXYCTL_PROFILE or the current one) and says why')
     .addHelpText('after', examples('proxyctl profiles list', 'proxyctl profiles list --json'))
     .action(lazyAction(rt, () => import('./list.js')));
   profiles

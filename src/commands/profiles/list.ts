@@ -1,31 +1,76 @@
-// `proxyctl profiles list`: never prints a key, only its masked form.
+// `proxyctl profiles list`: never prints a key, only its masked form. Marks the profile that this
+// invocation would use (flag > environment > stored current > "default"), and says why.
 import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
+import { nonEmpty } from '../../context.js';
 import { assertFormats, printList } from '../../output/index.js';
 import { DEFAULT_PROFILE, maskKey } from '../../config/store.js';
 
+/** Why a profile is the one in use: --profile, PROXYCTL_PROFILE, the stored current one, or the built-in default. */
+export type ActiveBecause = 'flag' | 'env' | 'stored' | 'default';
+
 export interface ProfileRow {
   name: string;
+  /** The stored current profile (the one used when neither --profile nor PROXYCTL_PROFILE names one). */
   current: boolean;
+  /** The profile this invocation uses. */
+  active: boolean;
+  activeBecause: ActiveBecause | null;
   baseUrl: string | null;
   apiKey: string;
 }
 
-export async function run(ctx: Context): Promise<ProfileRow[]> {
-  const store = await ctx.config();
-  const current = store.currentProfile() ?? DEFAULT_PROFILE;
-  return Object.entries(store.profiles())
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, p]) => ({ name, current: name === current, baseUrl: p.baseUrl ?? null, apiKey: maskKey(p.apiKey) }));
+const BECAUSE_TEXT: Record<ActiveBecause, string> = {
+  flag: '--profile',
+  env: 'PROXYCTL_PROFILE',
+  stored: 'stored current',
+  default: 'default profile',
+};
+
+/** The profile in use and why; `flagProfile` is --profile as given on the command line. */
+export function selectedProfile(ctx: Context, flagProfile: string | undefined, storedCurrent: string | undefined): { name: string; because: ActiveBecause } {
+  if (flagProfile !== undefined) return { name: flagProfile, because: 'flag' };
+  const env = nonEmpty(ctx.io.env.PROXYCTL_PROFILE);
+  if (env !== undefined) return { name: env, because: 'env' };
+  if (storedCurrent !== undefined) return { name: storedCurrent, because: 'stored' };
+  return { name: DEFAULT_PROFILE, because: 'default' };
 }
 
-export default async function list({ ctx }: HandlerInput): Promise<number> {
+export async function run(ctx: Context, flagProfile: string | undefined): Promise<ProfileRow[]> {
+  const store = await ctx.config();
+  const current = store.currentProfile() ?? DEFAULT_PROFILE;
+  const selected = selectedProfile(ctx, flagProfile, store.currentProfile());
+  const profiles = store.profiles();
+  if (!(selected.name in profiles) && selected.because !== 'default') {
+    ctx.notice(`profile "${selected.name}" (from ${BECAUSE_TEXT[selected.because]}) is not stored; log in with proxyctl login --profile ${selected.name}`);
+  }
+  if (nonEmpty(ctx.io.env.PROXYCTL_API_KEY) !== undefined) ctx.notice('PROXYCTL_API_KEY is set: commands use it instead of the stored key of the profile in use');
+  return Object.entries(profiles)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, p]) => {
+      const active = name === selected.name;
+      return { name, current: name === current, active, activeBecause: active ? selected.because : null, baseUrl: p.baseUrl ?? null, apiKey: maskKey(p.apiKey) };
+    });
+}
+
+/** The "in use" cell: why the row in use is, and which setting overrode the current profile. */
+function inUse(rows: ProfileRow[]): (r: ProfileRow) => string {
+  const because = rows.find((r) => r.active)?.activeBecause;
+  return (r) => {
+    if (r.active) return `yes (${BECAUSE_TEXT[r.activeBecause!]})`;
+    if (!r.current) return '';
+    return because === 'flag' || because === 'env' ? `no (current; overridden by ${BECAUSE_TEXT[because]})` : 'no (current)';
+  };
+}
+
+export default async function list({ ctx, command }: HandlerInput): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
-  const rows = await run(ctx);
+  const rows = await run(ctx, (command.optsWithGlobals() as { profile?: string }).profile);
   await printList(ctx, rows, {
     columns: [
-      { header: '', value: (r) => (r.current ? '*' : ''), format: (r, p) => (r.current ? p.green('*') : '') },
-      { header: 'name', value: (r) => r.name, format: (r, p) => (r.current ? p.bold(r.name) : r.name) },
+      { header: '', value: (r) => (r.active ? '*' : ''), format: (r, p) => (r.active ? p.green('*') : '') },
+      { header: 'name', value: (r) => r.name, format: (r, p) => (r.active ? p.bold(r.name) : r.name) },
+      { header: 'in use', value: inUse(rows) },
       { header: 'base url', value: (r) => r.baseUrl },
       { header: 'api key', value: (r) => r.apiKey },
     ],

@@ -5,13 +5,13 @@ import { UsageError } from '../../errors.js';
 export default async function use({ args, ctx }: HandlerInput): Promise<number> {
   const name = String(args[0]);
   const store = await ctx.config();
-  if (!store.profile(name)) {
+  // Checked again under the lock: another process may have removed it since this one started.
+  if (!(await store.useProfile(name))) {
     const known = Object.keys(store.profiles());
     throw new UsageError(`no profile named "${name}"`, {
       hint: known.length ? `stored profiles: ${known.join(', ')}` : `run proxyctl login --profile ${name}`,
     });
   }
-  store.useProfile(name);
   ctx.notice(`Now using profile "${name}".`);
   return 0;
 }
