@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
+import { jsonLines } from '../helpers/json-lines.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/server.js';
 
 interface Line {
@@ -42,28 +43,8 @@ async function follow() {
     env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey },
     timeout: 170_000,
   });
-  const lines: Line[] = [];
-  let buf = '';
-  let err = '';
-  let wake: (() => void) | undefined;
-  child.stdout!.on('data', (c: Buffer) => {
-    buf += c.toString('utf8');
-    let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      lines.push(JSON.parse(buf.slice(0, nl)) as Line);
-      buf = buf.slice(nl + 1);
-    }
-    wake?.();
-  });
-  child.stderr!.on('data', (c: Buffer) => {
-    err += c.toString('utf8');
-    wake?.();
-  });
-  // No deadline of its own: the test timeout bounds every wait.
-  const until = async (ok: () => boolean) => {
-    while (!ok()) await new Promise<void>((r) => (wake = r));
-  };
-  await until(() => err.includes('Following the delivery log'));
+  const { lines, stderr, until } = jsonLines<Line>(child);
+  await until(() => stderr().includes('Following the delivery log'));
   return { child, lines, until };
 }
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { proxyctl, tempHome } from '../helpers/cli.js';
+import { jsonLines } from '../helpers/json-lines.js';
 import { json, startScriptedServer } from '../helpers/server.js';
 import { startListener } from './listener.js';
 import { createUnit } from './sandbox-helpers.js';
@@ -170,30 +171,11 @@ describe('webhook listen (built binary) with the sandbox', () => {
       expect(patched.status).toBe(200);
 
       const follow = proxyctl(['webhook', 'log', '--follow', '--interval', '1', '--event', 'unit.created', '-o', 'jsonl'], { home, env, timeout: 120_000 });
-      const lines: { type: string; changed: string[]; delivery: Delivery }[] = [];
-      let buf = '';
-      let waiting: (() => void) | undefined;
-      follow.stdout!.on('data', (c: Buffer) => {
-        buf += c.toString('utf8');
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          lines.push(JSON.parse(buf.slice(0, nl)));
-          buf = buf.slice(nl + 1);
-        }
-        waiting?.();
-      });
       // Event-driven waits (the test timeout bounds them): a fixed sleep here was the flake, as
       // under load the first poll came after the purchase and reported it as "existing".
-      const until = async (ok: () => boolean) => {
-        while (!ok()) await new Promise<void>((r) => (waiting = r));
-      };
-      let err = '';
-      follow.stderr!.on('data', (c: Buffer) => {
-        err += c.toString('utf8');
-        waiting?.();
-      });
+      const { lines, stderr, until } = jsonLines<{ type: string; changed: string[]; delivery: Delivery }>(follow);
       // The notice comes once the first poll has read the log: from then on the purchase is "new".
-      await until(() => err.includes('Following the delivery log'));
+      await until(() => stderr().includes('Following the delivery log'));
 
       const followed = (id: string, attempts: number) => until(() => lines.some((l) => l.delivery.id === id && l.delivery.attempts === attempts));
       const ref = await createUnit(sb);
