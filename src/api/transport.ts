@@ -126,9 +126,12 @@ function safeHost(url: string): string {
 export async function send(req: RawRequest, opts: TransportOptions): Promise<RawResponse> {
   if (req.signal?.aborted) throw new InterruptedError();
   try {
+    // Spec §1: every request with a body says it is JSON, whoever built the headers.
+    const hasType = Object.keys(req.headers).some((k) => k.toLowerCase() === 'content-type');
+    const sent = req.body === undefined || hasType ? req.headers : { ...req.headers, 'content-type': 'application/json' };
     const res = await request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
+      headers: sent,
       body: req.body,
       signal: req.signal,
       dispatcher: dispatcherFor(opts),

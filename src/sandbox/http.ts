@@ -102,3 +102,13 @@ export function parseJsonBody(text: string): unknown {
     throw new ApiFailure(400, 'invalid_json', `request body is not valid JSON: ${(e as Error).message}`);
   }
 }
+
+/** Spec §1: a request with a body sends `Content-Type: application/json` (parameters such as charset allowed). */
+export function requireJsonContentType(bodyText: string, contentType: string | undefined): void {
+  if (bodyText === '') return;
+  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (media !== 'application/json') {
+    const got = contentType === undefined ? 'no Content-Type' : `Content-Type ${JSON.stringify(contentType)}`;
+    throw new ApiFailure(400, 'invalid_content_type', `a request with a body must send Content-Type: application/json (got ${got})`);
+  }
+}

@@ -24,7 +24,7 @@ export const DOCS: Record<string, OpDoc> = {
     tag: 'account',
     summary: 'Uptime of the account and per unit (probe every 5 minutes, 288 slots a day)',
     description: 'Own budget: 10 requests per window, independent of the account-wide one (an uptime request also counts against the account-wide budget but is only refused by its own).',
-    query: [q('day', s.int({ minimum: 1, maximum: 30, default: 1 }), 'last N days; ignored when from/to given'), q('from', s.dateTime(), 'default: 24 hours ago'), q('to', s.dateTime(), 'clamped to now')],
+    query: [q('day', s.int({ minimum: 1, maximum: 30, default: 1 }), 'last N days; ignored (not validated) when from or to is given'), q('from', s.dateTime(), 'default: 24 hours ago; a window over 30 days is clamped to the 30 days ending at to (not refused)'), q('to', s.dateTime(), 'clamped to now')],
     ok: [200, ref('Uptime')],
     errors: [400],
   },

@@ -85,6 +85,8 @@ export function buildOpenApi(altPaths: boolean): Record<string, unknown> {
       version: API_VERSION,
       description:
         'Local sandbox of the Reseller Proxy API. Paths are absolute from the base URL. Every path under /api/reseller/v1 needs X-API-Key except this description. ' +
+        'A request with a body must send Content-Type: application/json (400 invalid_content_type otherwise). ' +
+        'Webhook X-Service-Timestamp is the real send time (unix seconds), also under a scaled or advanced sandbox clock; the payload occurredAt is sandbox time. ' +
         'Fixed-window rate budgets: account-wide (default 120/min per key) and uptime (default 10/min, independent). ' +
         'The /_sandbox/ operations (tag sandbox) exist only in the sandbox and need the main key. ' +
         (altPaths ? 'This sandbox serves the three operations whose paths the spec does not show at alternative paths.' : 'The three operations whose paths the spec does not show are at the client contract defaults.'),

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { defaultFaultCode, opMatches, parseFaults, type Faults } from './faults.js';
-import { API_PREFIX, API_VERSION, ApiFailure, errorBody, parseJsonBody, readBody, sendJson, type ApiRequest, type Reply } from './http.js';
+import { API_PREFIX, API_VERSION, ApiFailure, errorBody, parseJsonBody, readBody, requireJsonContentType, sendJson, type ApiRequest, type Reply } from './http.js';
 import { buildOpenApi } from './openapi.js';
 import { RateLimiter, type Budget } from './ratelimit.js';
 import { Router, type Route } from './router.js';
@@ -113,6 +113,7 @@ export class RequestPipeline {
       headers.allow = (match as { allow: string[] }).allow.join(', ');
       throw new ApiFailure(405, 'method_not_allowed', `${method} is not allowed on ${path}; allowed: ${headers.allow}`);
     }
+    if (isApi) requireJsonContentType(bodyText, req.headers['content-type']);
     const apiReq: ApiRequest = {
       method,
       path,

@@ -1,6 +1,8 @@
 // Everything the sandbox remembers, and its persistence: in memory by default; with a state file,
 // every mutation is written atomically (temp file, fsync, rename) before the response is sent, so
-// a restart, even after kill -9, loses no acknowledged purchase.
+// a restart, even after kill -9, loses no acknowledged purchase. A purchase still in flight is
+// never on disk: its debit is held in memory (`heldUsd`) and written only together with its unit
+// (or not at all when it is refunded), so a crash mid-purchase leaves neither debit nor key.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Period } from './catalogue.js';
@@ -102,8 +104,10 @@ export function initialState(balanceUsd: number): SandboxState {
   };
 }
 
-function toJson(s: SandboxState): string {
-  return JSON.stringify({ ...s, units: [...s.units.values()], idempotency: [...s.idempotency.entries()].filter(([, r]) => !r.inFlight) });
+function toJson(s: SandboxState, heldUsd: number): string {
+  // The balance on disk is the balance before any in-flight debit: those are written with their unit.
+  const balanceUsd = Math.round((s.balanceUsd + heldUsd) * 100) / 100;
+  return JSON.stringify({ ...s, balanceUsd, units: [...s.units.values()], idempotency: [...s.idempotency.entries()].filter(([, r]) => !r.inFlight) });
 }
 
 export function loadState(file: string): SandboxState | undefined {
@@ -116,15 +120,18 @@ export function loadState(file: string): SandboxState | undefined {
   }
   const raw = JSON.parse(text) as Omit<SandboxState, 'units' | 'idempotency'> & { units: UnitRecord[]; idempotency: [string, IdempotencyRecord][] };
   if (raw.version !== 1) throw new Error(`${file}: unsupported sandbox state version ${String(raw.version)}`);
-  return { ...raw, units: new Map(raw.units.map((u) => [u.proxyRef, u])), idempotency: new Map(raw.idempotency) };
+  // A key that was in flight when the sandbox stopped had no effect on disk (no debit, no unit):
+  // it is resolved as "never ran", so a retry with it buys exactly once.
+  const idempotency = new Map(raw.idempotency.filter(([, r]) => !r.inFlight));
+  return { ...raw, units: new Map(raw.units.map((u) => [u.proxyRef, u])), idempotency };
 }
 
-export function saveState(file: string, s: SandboxState, now: number): void {
+export function saveState(file: string, s: SandboxState, now: number, heldUsd = 0): void {
   s.savedAt = now;
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, toJson(s));
+    writeSync(fd, toJson(s, heldUsd));
     fsyncSync(fd);
   } finally {
     closeSync(fd);

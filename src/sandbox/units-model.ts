@@ -72,16 +72,19 @@ export function generatedCredentials(w: World): Credentials {
   };
 }
 
-/** Debits, runs the engine, refunds on failure: the order of effects of spec §4.3. */
+/**
+ * Debits, runs the engine, refunds on failure: the order of effects of spec §4.3. On success the
+ * debit is still held (see World.hold): the caller applies its effect, calls `w.settle(price)` and
+ * persists both in one write.
+ */
 export async function chargeAndRun(w: World, price: number, poolId: string): Promise<void> {
   if (w.state.balanceUsd < price) {
     throw new ApiFailure(402, 'insufficient_balance', `balance ${w.state.balanceUsd.toFixed(2)} USD is below the price of ${price.toFixed(2)} USD; top up ${(price - w.state.balanceUsd).toFixed(2)} USD`, { required: price });
   }
-  w.debit(price);
-  w.persist();
+  w.hold(price);
   await w.engineDelay();
   if (w.engineFails(poolId)) {
-    w.credit(price);
+    w.refund(price);
     w.persist();
     throw new ApiFailure(503, 'upstream_unreachable', `the provisioning engine could not reach the provider of pool ${poolId}; the ${price.toFixed(2)} USD debit was refunded`);
   }

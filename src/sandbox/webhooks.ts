@@ -164,7 +164,10 @@ export class Deliverer {
       'user-agent': 'reseller-sandbox-webhooks/1.0',
       'x-service-event': d.event,
       'x-service-delivery': randomUUID(),
-      'x-service-timestamp': String(Math.floor(this.clock.now() / 1000)),
+      // Send time in real unix seconds, whatever --time-scale or /_sandbox/advance did to the
+      // sandbox clock: receivers compare it with their own clock to refuse replays. The
+      // payload's occurredAt stays in sandbox time.
+      'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
       'x-service-signature': signBody(hook.secret, d.payload),
     };
     const r = await post(d.url, d.payload, headers, this.timeoutMs);

@@ -109,9 +109,37 @@ export class World {
     this.deliverer = new Deliverer(this.clock, this.state, o.deliveryTimeoutMs, () => this.persist());
   }
 
+  /** Debits of purchases still in flight: in the live balance, not yet in the state file. */
+  private heldUsd = 0;
+  /** How many purchases are between their debit and their outcome (GET /_sandbox/state shows it). */
+  inFlightPurchases = 0;
+
   /** Writes the state file (when there is one). Called after every mutation, before answering. */
   persist(): void {
-    if (this.o.stateFile) saveState(this.o.stateFile, this.state, this.clock.now());
+    if (this.o.stateFile) saveState(this.o.stateFile, this.state, this.clock.now(), this.heldUsd);
+  }
+
+  /**
+   * Debits `amount` now (so concurrent purchases see the lower balance) but keeps it off disk
+   * until `settle` (the unit exists) or `refund` (the engine failed) decides it: the debit and its
+   * unit, or its refund, then reach the state file in one atomic write.
+   */
+  hold(amount: number): void {
+    this.heldUsd = round2(this.heldUsd + amount);
+    this.inFlightPurchases++;
+    this.debit(amount);
+  }
+
+  /** The held debit became a purchase; the caller persists it with the unit in one write. */
+  settle(amount: number): void {
+    this.heldUsd = round2(this.heldUsd - amount);
+    this.inFlightPurchases--;
+  }
+
+  /** The held debit goes back. */
+  refund(amount: number): void {
+    this.settle(amount);
+    this.credit(amount);
   }
 
   emit(event: string, data: Record<string, unknown>, test = false) {

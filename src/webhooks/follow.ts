@@ -15,21 +15,66 @@ export interface DeliveryChange {
   delivery: Delivery;
 }
 
+const TERMINAL = new Set(['DELIVERED', 'FAILED']);
+
+/** Creation time in epoch ms, or NaN when the server did not say. */
+function createdMs(d: Delivery): number {
+  return typeof d.createdAt === 'string' ? Date.parse(d.createdAt) : Number.NaN;
+}
+
 export class DeliveryTracker {
   private readonly known = new Map<string, Delivery>();
+  /** Creation time of the newest delivery known: anything unknown and older is not new. */
+  private newest = Number.NEGATIVE_INFINITY;
+
+  /**
+   * How far back (creation time, epoch ms) a poll must read: past the newest delivery already
+   * known (so nothing created since is skipped, however many arrived) and past the oldest one
+   * still PENDING (so its attempts and final status are seen). -Infinity: read everything.
+   */
+  horizon(): number {
+    let h = this.newest;
+    for (const d of this.known.values()) {
+      if (!TERMINAL.has(d.status)) {
+        const t = createdMs(d);
+        h = Math.min(h, Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t);
+      }
+    }
+    return h;
+  }
+
+  /**
+   * Whether a page (newest first) reaches back past the horizon, so older pages have nothing
+   * this poll needs. Without creation times, a page that holds an already known delivery does.
+   */
+  reached(page: readonly Delivery[], horizon: number): boolean {
+    const valid = page.filter((d) => d && typeof d.id === 'string');
+    const oldest = valid.at(-1);
+    if (!oldest) return true;
+    const t = createdMs(oldest);
+    if (Number.isNaN(t)) return valid.some((d) => this.known.has(d.id));
+    return t < horizon;
+  }
 
   /**
    * Changes since the last poll, oldest first, so they print in the order they happened.
-   * `items` is a page of the log, newest first, as the API returns it; `initial` marks the
-   * first poll, whose deliveries are reported as `existing`.
+   * `items` is the log, newest first, as the API returns it (one or more pages; a delivery may
+   * appear twice when new ones pushed it onto the next page between two page reads); `initial`
+   * marks the first poll, whose deliveries are reported as `existing`.
    */
   diff(items: readonly Delivery[], initial = false): DeliveryChange[] {
     const changes: DeliveryChange[] = [];
+    const newestBefore = this.newest;
     for (const d of [...items].reverse()) {
       if (!d || typeof d.id !== 'string') continue;
       const before = this.known.get(d.id);
       this.known.set(d.id, d);
+      const t = createdMs(d);
+      if (!Number.isNaN(t)) this.newest = Math.max(this.newest, t);
       if (!before) {
+        // Older than what was already known: it was in the log before following began, beyond
+        // the first page; it becomes known silently.
+        if (!initial && !Number.isNaN(t) && t < newestBefore) continue;
         changes.push({ type: initial ? 'existing' : 'new', changed: [], previous: {}, delivery: d });
         continue;
       }

@@ -98,13 +98,13 @@ describe('account and uptime', () => {
     expect(wa.slotsUp + wa.slotsDown + wa.slotsExcluded).toBe(2.5 * 288);
   });
 
-  it('from/to win over day, to is clamped to now, windows are capped at 30 days', async () => {
+  it('from/to win over day, to is clamped to now, bad values are refused', async () => {
     const now = Date.parse((await call(sb, 'GET', '/_sandbox/state')).body.now);
     const from = new Date(now - 3600_000).toISOString();
     const r = await call(sb, 'GET', `/me/uptime?day=5&from=${from}&to=${new Date(now + 86400_000).toISOString()}`);
     expect(r.body.from).toBe(from);
     expect(Date.parse(r.body.to)).toBeLessThanOrEqual(now + 5000);
-    for (const q of ['day=0', 'day=31', `from=${new Date(now - 31 * 86400_000).toISOString()}`, 'from=yesterday', `from=${new Date(now + 1000).toISOString()}`]) {
+    for (const q of ['day=0', 'day=31', 'from=yesterday', `from=${new Date(now + 1000).toISOString()}`]) {
       const bad = await call(sb, 'GET', `/me/uptime?${q}`);
       expect(bad.status, q).toBe(400);
       expect(errorOf(bad).code).toBe('validation_error');

@@ -22,6 +22,7 @@ export function registerSandbox(program: Command, rt: Runtime): void {
     .option('--failure-rate <0..1>', 'probability that any create/extend fails upstream', '0')
     .option('--balance-low-threshold <usd>', 'balance.low fires below this balance', '50')
     .option('--delivery-timeout <ms>', 'webhook receiver timeout in milliseconds', '5000')
+    .option('--engine-delay <ms>', 'milliseconds the provisioning engine takes per create/extend', '20')
     .option('--alt-paths', 'serve the 3 operations the spec leaves unshown at alternative paths')
     .addHelpText(
       'after',

@@ -20,6 +20,7 @@ interface ServeFlags {
   failureRate: string;
   balanceLowThreshold: string;
   deliveryTimeout: string;
+  engineDelay: string;
   altPaths?: boolean;
 }
 
@@ -48,6 +49,7 @@ export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, stri
     failureRate: number('failure-rate', f.failureRate, (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
     balanceLowThreshold: number('balance-low-threshold', f.balanceLowThreshold, (n) => n >= 0, 'a number >= 0'),
     deliveryTimeoutMs: number('delivery-timeout', f.deliveryTimeout, (n) => n > 0, 'a number of milliseconds > 0'),
+    engineDelayMs: number('engine-delay', f.engineDelay, (n) => n >= 0, 'a number of milliseconds >= 0'),
     altPaths: f.altPaths === true,
   };
 }

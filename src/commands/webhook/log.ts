@@ -1,5 +1,6 @@
 // webhook log: the delivery log (GET /webhook/deliveries), one page, every page, or --follow,
-// which polls the newest page and prints each new delivery and each change of state.
+// which polls the log (back to the last delivery seen and the oldest pending one) and prints
+// each new delivery once and each change of state once.
 import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import type { ApiClient, Query } from '../../api/index.js';
@@ -83,22 +84,48 @@ export function describeChange(c: DeliveryChange, now: Date, color: ReturnType<t
   return parts.join('  ');
 }
 
+/** Most pages one poll reads back (10,000 deliveries at 100 a page). */
+const MAX_PAGES_PER_POLL = 100;
+
+interface DeliveryPage {
+  data?: Delivery[];
+  pagination?: { page?: number; totalPages?: number; hasNext?: boolean };
+}
+
+/**
+ * One poll: the newest page, then older pages until the tracker's horizon (the newest delivery
+ * already shown, and the oldest one still pending) is passed, so a burst of any size between two
+ * polls and changes to older pending deliveries are all seen. The first poll reads one page.
+ */
+async function poll(api: ApiClient, query: Query & { pageSize: number }, tracker: DeliveryTracker, first: boolean): Promise<Delivery[]> {
+  const horizon = tracker.horizon();
+  const items: Delivery[] = [];
+  for (let page = 1; page <= MAX_PAGES_PER_POLL; page++) {
+    const body = await api.get<DeliveryPage>('/webhook/deliveries', { ...query, page });
+    const data = Array.isArray(body?.data) ? body.data : [];
+    items.push(...data);
+    const p = body?.pagination;
+    const more = p?.hasNext ?? (typeof p?.totalPages === 'number' ? page < p.totalPages : data.length >= query.pageSize);
+    if (first || !more || data.length === 0 || tracker.reached(data, horizon)) break;
+  }
+  return items;
+}
+
 async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<number> {
-  // Newest page only: at one poll every 2 s, 100 new deliveries in between would be needed to miss one.
-  const query = { ...opts.query, page: 1, pageSize: opts.query.pageSize ?? 100 };
+  const query = { ...opts.query, pageSize: Number(opts.query.pageSize ?? 100) };
   const tracker = new DeliveryTracker();
   const jsonl = outputMode(ctx) === 'jsonl';
   const paint = paintFor(ctx);
-  ctx.notice(`Following the delivery log (every ${opts.intervalMs / 1000}s); Ctrl-C to stop.`);
   try {
     for (let first = true; ; first = false) {
-      const body = await firstPage(api, query);
-      const items = Array.isArray(body?.data) ? body.data : [];
+      const items = await poll(api, query, tracker, first);
       // The first poll shows what is already there, then only what changes.
       const changes = tracker.diff(items, first);
       for (const c of first ? changes.slice(-SHOWN_AT_START) : changes) {
         ctx.io.stdout.write(`${jsonl ? JSON.stringify(c) : describeChange(c, ctx.now(), paint)}\n`);
       }
+      // Said once the starting point is read: from here on every new delivery and change shows.
+      if (first) ctx.notice(`Following the delivery log (every ${opts.intervalMs / 1000}s); Ctrl-C to stop.`);
       await abortableSleep(opts.intervalMs, ctx.signal);
     }
   } catch (err) {

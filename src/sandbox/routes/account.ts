@@ -54,16 +54,20 @@ function parseInstant(raw: string | null, name: string): number | undefined {
   return t;
 }
 
-/** Window rules of §4.1: from/to win over day; to is clamped to now; at most 30 days. */
+/**
+ * Window rules of §4.1: `day` applies only when neither from nor to is given (otherwise it is
+ * ignored, not even validated); `to` in the future is clamped to now; a window longer than the
+ * 30-day cap is clamped to the 30 days ending at `to` (the spec says "cap", not "reject").
+ */
 export function uptime(w: World, req: ApiRequest): Reply {
   const now = w.clock.now();
-  const day = queryInt(req.query, 'day', 1, 1, 30);
   const fromQ = parseInstant(req.query.get('from'), 'from');
   const toQ = parseInstant(req.query.get('to'), 'to');
+  const explicit = fromQ !== undefined || toQ !== undefined;
+  const day = explicit ? 1 : queryInt(req.query, 'day', 1, 1, 30);
   const to = Math.min(toQ ?? now, now);
-  const from = fromQ ?? (toQ === undefined ? now - day * DAY_MS : now - DAY_MS);
+  const from = Math.max(fromQ ?? (explicit ? now - DAY_MS : now - day * DAY_MS), to - 30 * DAY_MS);
   if (from >= to) throw badRequest('from must be earlier than to (and than now)');
-  if (to - from > 30 * DAY_MS) throw badRequest('the uptime window is at most 30 days');
   const total: SlotCounts = { slotsUp: 0, slotsDown: 0, slotsExcluded: 0 };
   const units = [];
   for (const u of w.state.units.values()) {

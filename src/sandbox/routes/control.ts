@@ -117,6 +117,7 @@ export function dumpState(w: World): Reply {
       units: [...s.units.values()].map((u) => ({ ...unitView(u, now), pricePaid: u.pricePaid, releasedAt: u.releasedAt === null ? null : new Date(u.releasedAt).toISOString() })),
       deliveries: [...s.deliveries].sort((a, b) => b.seq - a.seq).map((d) => ({ ...publicDelivery(d), payload: d.payload })),
       idempotency: s.idempotency.size,
+      inFlightPurchases: w.inFlightPurchases,
       webhook: { ...s.webhook },
     },
   };

@@ -15,7 +15,7 @@ export async function extendUnit(w: World, req: ApiRequest): Promise<Reply> {
   await chargeAndRun(w, price, u.poolId);
   if (u.releasedAt !== null) {
     // Released while the engine ran: nothing to extend, so the debit goes back.
-    w.credit(price);
+    w.refund(price);
     w.persist();
     throw unitNotFound(u.proxyRef);
   }
@@ -24,6 +24,7 @@ export async function extendUnit(w: World, req: ApiRequest): Promise<Reply> {
   u.lastExtended = w.clock.now();
   u.period = period;
   u.pricePaid = Math.round((u.pricePaid + price) * 100) / 100;
+  w.settle(price);
   w.emit('unit.extended', { proxyRef: u.proxyRef, period, pricePaid: price, expiresAt: iso(u.expiresAt) });
   w.persist();
   return { status: 200, body: { proxyRef: u.proxyRef, expiresAt: iso(u.expiresAt), extended: true } };

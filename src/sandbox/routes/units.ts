@@ -119,6 +119,7 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
     releasedAt: null,
   };
   w.state.units.set(u.proxyRef, u);
+  w.settle(price);
   w.emit('unit.created', { proxyRef: u.proxyRef, poolId: u.poolId, period, pricePaid: price });
   const reply = { status: 201, body: unitView(u, now) };
   commit?.(reply);
