@@ -207,9 +207,16 @@ export async function withSpinner<R>(ctx: Context, text: string, fn: () => Promi
   if (!ctx.io.stderrIsTTY || ctx.globals.quiet) return fn();
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  // What the client waits for and for how long ("waiting for api.example.com: 4s of 30s").
+  const { describeWait } = await import('../api/activity.js');
+  const tick = setInterval(() => {
+    const wait = describeWait();
+    spinner.text = wait ? `${text} ${wait}` : text;
+  }, 500);
   try {
     return await fn();
   } finally {
+    clearInterval(tick);
     spinner.stop();
   }
 }
