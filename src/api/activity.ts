@@ -9,7 +9,6 @@ export interface Wait {
   /** The --timeout of an attempt, or the backoff's length. */
   forMs: number;
   attempt: number;
-  maxAttempts: number;
 }
 
 let current: Wait | undefined;
@@ -20,11 +19,11 @@ export function setWait(w: Wait | undefined): void {
 
 const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))}s`;
 
-/** e.g. "waiting for api.example.com: 4s of 30s (attempt 2 of 3)"; undefined when idle. */
+/** e.g. "waiting for api.example.com: 4s of 30s (attempt 2)"; undefined when idle. */
 export function describeWait(now: number = Date.now()): string | undefined {
   const w = current;
   if (!w) return undefined;
-  const attempt = w.maxAttempts > 1 && w.attempt > 1 ? ` (attempt ${w.attempt} of ${w.maxAttempts})` : '';
-  if (w.kind === 'retry') return `${w.host} did not answer; retrying in ${secs(w.since + w.forMs - now)}${attempt}`;
+  const attempt = w.attempt > 1 ? ` (attempt ${w.attempt})` : '';
+  if (w.kind === 'retry') return `trying ${w.host} again in ${secs(w.since + w.forMs - now)}${attempt}`;
   return `waiting for ${w.host}: ${secs(now - w.since)} of ${secs(w.forMs)}${attempt}`;
 }

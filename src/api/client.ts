@@ -178,7 +178,7 @@ export class ApiClient {
         // Full jitter: a random wait in [0, min(cap, base·2^n)).
         const waitMs = Math.floor(this.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1)));
         this.trace(`retrying ${method} ${path} in ${waitMs}ms after ${(err as Error).message}`);
-        setWait({ host: new URL(this.baseUrl).host, kind: 'retry', since: this.now(), forMs: waitMs, attempt: attempt + 1, maxAttempts: MAX_ATTEMPTS });
+        setWait({ host: new URL(this.baseUrl).host, kind: 'retry', since: Date.now(), forMs: waitMs, attempt: attempt + 1 });
         try {
           await this.sleep(waitMs, this.opts.signal);
         } finally {
@@ -217,7 +217,7 @@ export class ApiClient {
     const started = this.now();
     this.trace(`→ ${method} ${url}`);
     let raw: RawResponse;
-    setWait({ host: new URL(url).host, kind: 'answer', since: this.now(), forMs: this.opts.timeoutMs, attempt, maxAttempts: method === 'GET' ? MAX_ATTEMPTS : 1 });
+    setWait({ host: new URL(url).host, kind: 'answer', since: Date.now(), forMs: this.opts.timeoutMs, attempt });
     try {
       raw = await send({ method, url, headers, body, signal }, { env: this.opts.env, timeoutMs: this.opts.timeoutMs });
     } catch (err) {
