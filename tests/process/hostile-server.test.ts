@@ -138,6 +138,40 @@ describe('a purchase whose answer cannot be read', () => {
   });
 });
 
+describe('an extension whose answer cannot be read', () => {
+  /** GET /units/PRX-1 answers `expiries` in turn (the last one repeats); POST …/extend answers `null`. */
+  function unitServer(expiries: string[]) {
+    let reads = 0;
+    route = (q, res) => {
+      if (q.url === '/api/reseller/v1/prices') return json(res, 200, { prices: { '7d': 2 } });
+      if (q.url === '/api/reseller/v1/account') return json(res, 200, { balanceUsd: 100 });
+      if (q.method === 'GET' && q.url === '/api/reseller/v1/units/PRX-1') return json(res, 200, { ...UNIT, expiresAt: expiries[Math.min(reads++, expiries.length - 1)] });
+      if (q.method === 'POST' && q.url === '/api/reseller/v1/units/PRX-1/extend') return raw(res, 200, 'null');
+      json(res, 404, { error: { code: 'not_found', message: 'no' } });
+    };
+  }
+  const extends_ = () => server.requests.filter((q) => q.method === 'POST');
+
+  it('is settled by reading the unit back: a later expiry is a success, sent once', async () => {
+    unitServer(['2030-01-01T00:00:00.000Z', '2030-01-08T00:00:00.000Z']);
+    const r = await run(['units', 'extend', 'PRX-1', '--period', '7d', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ proxyRef: 'PRX-1', expiresAt: '2030-01-08T00:00:00.000Z', extended: true });
+    expect(extends_()).toHaveLength(1);
+  });
+
+  it('an unchanged expiry says nothing was charged, exit 9, sent once', async () => {
+    unitServer(['2030-01-01T00:00:00.000Z']);
+    const r = await run(['units', 'extend', 'PRX-1', '--period', '7d']);
+    expect(r.exitCode).toBe(9);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'error: PRX-1 was not extended (unexpected response from the API (HTTP 200, request id req_hostile): expected the extend result, but the body is null, not an object); its expiry is unchanged, so nothing was charged',
+    );
+    expect(extends_()).toHaveLength(1);
+  });
+});
+
 describe('a base URL that is not the API', () => {
   it('a redirect is not followed, says where it pointed, and the key goes nowhere else', async () => {
     route = (_q, res) => {
