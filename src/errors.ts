@@ -163,9 +163,29 @@ export function errorObject(err: unknown): { error: Record<string, unknown> } {
   if (err instanceof PartialFailureError) {
     return { error: { code: err.code, message: err.message, items: err.outcomes } };
   }
+  if (err instanceof BadResponseError) {
+    const { status, requestId } = err;
+    return { error: { code: err.code, message: err.message, status, ...(requestId ? { requestId } : {}), ...(err.hint ? { hint: err.hint } : {}) } };
+  }
   if (err instanceof CliError) {
     return { error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { error: { code: 'unexpected_error', message } };
+}
+
+/**
+ * The server answered, but not with what the operation returns: a body that is not JSON or not the
+ * expected shape, a redirect, an error without the API's envelope. Like an ApiError it carries the
+ * status and request id; like a NetworkError it means "no usable answer" (exit 9), and for a
+ * purchase the outcome is unknown.
+ */
+export class BadResponseError extends NetworkError {
+  readonly status: number;
+  readonly requestId: string | undefined;
+  constructor(message: string, f: { status: number; requestId?: string | undefined; code?: string; hint?: string | undefined }) {
+    super(message, { code: f.code ?? 'bad_response', ...(f.hint ? { hint: f.hint } : {}) });
+    this.status = f.status;
+    this.requestId = f.requestId;
+  }
 }

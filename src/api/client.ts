@@ -1,10 +1,15 @@
 // The HTTP client for the Reseller API: auth header, timeouts, typed errors, pacing, retries for
 // reads, pagination. Requests that change state choose their retry policy explicitly.
 import type { Env } from '../io.js';
-import { ApiError, InterruptedError, NetworkError } from '../errors.js';
-import { send, type RawResponse } from './transport.js';
+import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../errors.js';
+import { seconds, send, type RawResponse } from './transport.js';
 import { RateBudget, parseRateHeaders, type Sleep } from './rate-limiter.js';
-import { apiErrorFrom, parseBody, parseRetryAfter } from './response.js';
+import {
+  apiErrorFrom, checkShape, hasErrorEnvelope, meaningfulWithoutEnvelope, notTheApiError, parseBody, parseRetryAfter, redirectError, type Answer,
+} from './response.js';
+import { pageOf } from './shapes.js';
+import type { Shape } from './validate.js';
+import { setWait } from './activity.js';
 
 export const API_PREFIX = '/api/reseller/v1';
 
@@ -77,7 +82,9 @@ export interface ApiClientOptions {
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 20_000;
-const MAX_ATTEMPTS = 3;
+/** Attempts of a read; an attempt that hit --timeout is repeated only once (see README "Timeouts"). */
+export const MAX_ATTEMPTS = 3;
+export const MAX_TIMEOUT_ATTEMPTS = 2;
 const MAX_429_RETRIES = 5;
 
 export const abortableSleep: Sleep = (ms, signal) =>
@@ -124,18 +131,21 @@ export class ApiClient {
     return u.toString();
   }
 
-  async get<T>(path: string, query?: Query, opts: Omit<RequestOptions, 'query'> = {}): Promise<T> {
-    return (await this.request<T>('GET', path, { ...opts, query })).data;
+  /** GET and check the body against `shape` (src/api/shapes.ts): what the caller gets is what it needs. */
+  async get<T>(path: string, shape: Shape, query?: Query, opts: Omit<RequestOptions, 'query'> = {}): Promise<T> {
+    return (await this.request<T>('GET', path, shape, { ...opts, query })).data;
   }
 
-  async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T>(method: string, path: string, shape: Shape, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const policy: RetryPolicy = opts.retry ?? (method === 'GET' ? 'read' : 'never');
     const signal = opts.signal === undefined ? (method === 'GET' ? this.opts.signal : undefined) : (opts.signal ?? undefined);
     let failures = 0;
+    let timeouts = 0;
     let limited = 0;
+    const started = this.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once<T>(method, path, opts, signal);
+        return await this.once<T>(method, path, shape, opts, signal, attempt);
       } catch (err) {
         if (err instanceof InterruptedError) throw err;
         if (this.opts.signal.aborted && method === 'GET') throw new InterruptedError();
@@ -154,22 +164,42 @@ export class ApiClient {
           this.trace(`rate limited; waiting ${waitMs}ms (Retry-After)`);
           continue;
         }
+        // A bad answer is the same on a second asking; a timed-out read is asked once more, not twice.
         const retryable =
-          (policy === 'read' && ((err instanceof ApiError && err.status >= 500) || err instanceof NetworkError)) ||
+          (policy === 'read' && ((err instanceof ApiError && err.status >= 500) || (err instanceof NetworkError && !(err instanceof BadResponseError)))) ||
           (policy === 'not-sent' && err instanceof NetworkError && err.notSent);
         failures += 1;
-        if (!retryable || failures >= MAX_ATTEMPTS || this.retriesLeft <= 0) throw err;
+        const timedOut = err instanceof NetworkError && err.code === 'timeout';
+        if (timedOut) timeouts += 1;
+        if (!retryable || failures >= MAX_ATTEMPTS || (timedOut && timeouts >= MAX_TIMEOUT_ATTEMPTS) || this.retriesLeft <= 0) {
+          throw failures > 1 && timedOut ? this.gaveUp(err as NetworkError, failures, started) : err;
+        }
         this.retriesLeft -= 1;
         // Full jitter: a random wait in [0, min(cap, base·2^n)).
         const waitMs = Math.floor(this.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1)));
         this.trace(`retrying ${method} ${path} in ${waitMs}ms after ${(err as Error).message}`);
-        await this.sleep(waitMs, this.opts.signal);
+        setWait({ host: new URL(this.baseUrl).host, kind: 'retry', since: Date.now(), forMs: waitMs, attempt: attempt + 1 });
+        try {
+          await this.sleep(waitMs, this.opts.signal);
+        } finally {
+          setWait(undefined);
+        }
       }
     }
   }
 
-  /** Exactly one attempt (after pacing), with typed errors. */
-  async once<T>(method: string, path: string, opts: RequestOptions = {}, signal?: AbortSignal): Promise<ApiResponse<T>> {
+  /** The last timeout of several, with the real time spent on all attempts. */
+  private gaveUp(err: NetworkError, attempts: number, started: number): NetworkError {
+    return new NetworkError(`${err.message}; gave up after ${attempts} attempts, ${seconds(this.now() - started)} in all`, {
+      code: err.code,
+      notSent: err.notSent,
+      ...(err.hint ? { hint: err.hint } : {}),
+      cause: err,
+    });
+  }
+
+  /** Exactly one attempt (after pacing), with typed errors and the body checked against `shape`. */
+  async once<T>(method: string, path: string, shape: Shape, opts: RequestOptions = {}, signal?: AbortSignal, attempt = 1): Promise<ApiResponse<T>> {
     const url = this.url(path, opts.query);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -187,12 +217,15 @@ export class ApiClient {
     const started = this.now();
     this.trace(`→ ${method} ${url}`);
     let raw: RawResponse;
+    setWait({ host: new URL(url).host, kind: 'answer', since: Date.now(), forMs: this.opts.timeoutMs, attempt });
     try {
       raw = await send({ method, url, headers, body, signal }, { env: this.opts.env, timeoutMs: this.opts.timeoutMs });
     } catch (err) {
       for (const b of budgets) b.update(undefined);
       this.trace(`✗ ${method} ${url} ${(err as Error).message} ${this.now() - started}ms`);
       throw err;
+    } finally {
+      setWait(undefined);
     }
     const rate = parseRateHeaders(raw.headers, this.now());
     // An uptime response carries the uptime window's headers: they seed the uptime budget only,
@@ -201,34 +234,39 @@ export class ApiClient {
     for (const b of budgets) b.update(b === own ? rate : undefined);
     const requestId = raw.headers['x-request-id'];
     this.trace(`← ${raw.status} ${method} ${url} request-id=${requestId ?? '-'} ${this.now() - started}ms`);
-    return this.interpret<T>(raw, url, budgets);
+    return this.interpret<T>(raw, url, shape, budgets);
   }
 
-  private interpret<T>(raw: RawResponse, url: string, budgets: RateBudget[]): ApiResponse<T> {
+  /**
+   * The one place an answer is judged: a 3xx is reported (never followed), an error becomes an
+   * ApiError, anything that is not the API's JSON or not the shape the caller needs becomes a
+   * BadResponseError (exit 9). What is returned fits `shape`.
+   */
+  private interpret<T>(raw: RawResponse, url: string, shape: Shape, budgets: RateBudget[]): ApiResponse<T> {
     const requestId = raw.headers['x-request-id'];
+    const answer: Answer = { status: raw.status, headers: raw.headers, requestId, url, baseUrl: this.baseUrl };
+    if (raw.status >= 300 && raw.status < 400) throw redirectError(answer);
     const { parsed, ok } = parseBody(raw.status, raw.body, this.opts.apiKey);
     if (raw.status >= 400) {
       const retryAfter = parseRetryAfter(raw.headers['retry-after'], this.now());
       // Retry-After is the server's word on when to try again; it applies to the budget that refused.
       if (raw.status === 429) budgets[budgets.length - 1]!.exhaust(this.now() + (retryAfter ?? 1) * 1000);
+      if (!meaningfulWithoutEnvelope(raw.status) && !(ok && hasErrorEnvelope(parsed))) throw notTheApiError(answer);
       throw apiErrorFrom(raw.status, parsed, requestId, retryAfter);
     }
-    if (!ok) {
-      throw new NetworkError(`the server at ${new URL(url).host} sent a response that is not valid JSON (truncated or not the Reseller API?)`, {
-        code: 'bad_response',
-      });
-    }
-    return { status: raw.status, data: parsed as T, headers: raw.headers, requestId };
+    if (!ok) throw notTheApiError(answer);
+    return { status: raw.status, data: checkShape(answer, shape, parsed) as T, headers: raw.headers, requestId };
   }
 
   /** Pages of a collection, fetched one at a time as the caller consumes them. */
-  async *pages<T>(path: string, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<Page<T>> {
+  async *pages<T>(path: string, item: Shape, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<Page<T>> {
     let page = Number(query.page ?? 1);
+    const shape = pageOf(item);
     for (;;) {
-      const body = await this.get<{ data?: T[]; pagination?: Pagination }>(path, { ...query, page }, opts);
-      const items = Array.isArray(body?.data) ? body.data : [];
-      yield { items, pagination: body?.pagination };
-      const p = body?.pagination;
+      const body = await this.get<{ data: T[]; pagination?: Pagination }>(path, shape, { ...query, page }, opts);
+      const items = body.data;
+      yield { items, pagination: body.pagination };
+      const p = body.pagination;
       const more = p?.hasNext ?? (typeof p?.totalPages === 'number' ? page < p.totalPages : false);
       if (!more || items.length === 0) return;
       page += 1;
@@ -236,8 +274,8 @@ export class ApiClient {
   }
 
   /** Every item of a collection, streamed page by page. */
-  async *all<T>(path: string, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<T> {
-    for await (const page of this.pages<T>(path, query, opts)) yield* page.items;
+  async *all<T>(path: string, item: Shape, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<T> {
+    for await (const page of this.pages<T>(path, item, query, opts)) yield* page.items;
   }
 
   private trace(line: string): void {

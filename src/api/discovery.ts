@@ -3,8 +3,9 @@
 // for an hour; anything missing, unparsable or unmatched falls back to the contract's defaults.
 import type { ApiClient } from './client.js';
 import { API_PREFIX } from './client.js';
-import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { ApiError, BadResponseError, InterruptedError } from '../errors.js';
 import type { OperationRef, UnpublishedOperation } from './operations.js';
+import * as shapes from './shapes.js';
 
 export const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const CACHE_VERSION = 1;
@@ -119,12 +120,12 @@ async function load(api: ApiClient, now: () => number): Promise<Discovered> {
   let ops: Discovered;
   try {
     // A missing or broken description is not worth backing off for: the defaults are right there.
-    ops = findOperations(await api.get<unknown>('/openapi.json', undefined, { retry: 'not-sent' }));
+    ops = findOperations(await api.get<unknown>('/openapi.json', shapes.openapi, undefined, { retry: 'not-sent' }));
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
     // The server says it has no description (404) or sent something unparsable: remember the
     // defaults. Other failures (auth, rate limit, unreachable): defaults now, ask again next run.
-    const answered = (err instanceof ApiError && (err.status === 404 || err.status === 405)) || (err instanceof NetworkError && err.code === 'bad_response');
+    const answered = (err instanceof ApiError && (err.status === 404 || err.status === 405)) || err instanceof BadResponseError;
     if (!answered) return {};
     ops = {};
   }

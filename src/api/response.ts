@@ -1,6 +1,7 @@
 // Turning an HTTP answer into data or a typed error: the error envelope of spec §7 becomes an
 // ApiError (branch on status and code, never on type), with a next step for the user.
-import { ApiError } from '../errors.js';
+import { ApiError, BadResponseError } from '../errors.js';
+import { problemWith, type Shape } from './validate.js';
 
 /** Parses a body as JSON; an error body that echoes the key back (some servers do) is redacted first. */
 export function parseBody(status: number, body: string, apiKey: string): { parsed: unknown; ok: boolean } {
@@ -55,4 +56,80 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   if (Number.isFinite(n)) return n >= 0 ? n : undefined;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
+}
+
+/** What the client knows about one answer when it judges it. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  requestId: string | undefined;
+  /** The URL that was requested and the configured base URL, for messages. */
+  url: string;
+  baseUrl: string;
+}
+
+const BASE_URL_HINT = 'check the base URL (--base-url, PROXYCTL_BASE_URL or proxyctl login): it is the address of the Reseller API, without /api/reseller/v1';
+
+function about(a: Answer, extra?: string): string {
+  return [`HTTP ${a.status}`, extra, a.requestId ? `request id ${a.requestId}` : undefined].filter(Boolean).join(', ');
+}
+
+/** The API's error statuses keep their meaning even without the §7 envelope (a gateway's 502, a bare 401). */
+export function meaningfulWithoutEnvelope(status: number): boolean {
+  return status === 401 || status === 429 || status >= 500;
+}
+
+export function hasErrorEnvelope(parsed: unknown): boolean {
+  const env = (parsed as { error?: unknown } | undefined)?.error;
+  return typeof env === 'object' && env !== null && !Array.isArray(env);
+}
+
+/** A 3xx: never followed, so the key stays here; the user learns where it pointed. */
+export function redirectError(a: Answer): BadResponseError {
+  const location = a.headers.location;
+  let target = 'nowhere (no Location header)';
+  if (location) {
+    try {
+      target = new URL(location, a.url).toString();
+    } catch {
+      target = location;
+    }
+  }
+  return new BadResponseError(`unexpected redirect from the API (${about(a)}) to ${target}; proxyctl does not follow redirects, so the API key was not sent there`, {
+    status: a.status,
+    requestId: a.requestId,
+    code: 'redirect',
+    hint: `if the API has moved, use its new address as the base URL; ${BASE_URL_HINT}`,
+  });
+}
+
+/** Not JSON, or an error without the API's envelope: most likely some other server. */
+export function notTheApiError(a: Answer): BadResponseError {
+  const type = a.headers['content-type']?.split(';')[0]?.trim();
+  if (a.status < 400 && type && /[/+]json$/i.test(type)) {
+    // It says JSON but is not: cut short, or broken; the API itself, most likely.
+    return new BadResponseError(`unexpected response from the API (${about(a)}): the body is not valid JSON (cut short?)`, {
+      status: a.status,
+      requestId: a.requestId,
+      code: 'bad_response',
+    });
+  }
+  return new BadResponseError(`unexpected response from the server (${about(a, type || undefined)}): is this the Reseller Proxy API? (base URL ${a.baseUrl})`, {
+    status: a.status,
+    requestId: a.requestId,
+    code: 'not_the_api',
+    hint: BASE_URL_HINT,
+  });
+}
+
+/** The answer's data, or a BadResponseError naming what the command needed and what was missing. */
+export function checkShape(a: Answer, shape: Shape, parsed: unknown): unknown {
+  const problem = problemWith(shape, parsed);
+  if (problem === undefined) return parsed;
+  throw new BadResponseError(`unexpected response from the API (${about(a)}): expected ${shape.what}, but ${problem}`, {
+    status: a.status,
+    requestId: a.requestId,
+    code: 'bad_response',
+    hint: 'if it persists, report it to the API operator with the request id',
+  });
 }

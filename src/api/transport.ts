@@ -25,6 +25,9 @@ export interface RawRequest {
 
 let shared: { key: string; dispatcher: Dispatcher } | undefined;
 
+/** CONNECTs to the HTTPS proxy still waiting for an answer: a deadline that hits one is the proxy's. */
+let tunnelsOpening = 0;
+
 /** A failed CONNECT to the HTTPS proxy: the request never reached the API. */
 class ProxyTunnelError extends Error {
   readonly code = 'PROXYCTL_PROXY_TUNNEL';
@@ -44,9 +47,15 @@ class ProxyPool extends Pool {
   override connect(opts: Dispatcher.ConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
   override connect(opts: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): Promise<Dispatcher.ConnectData> | void {
     if (callback) return super.connect(opts, callback);
-    return super.connect(opts).catch((err: unknown) => {
-      throw new ProxyTunnelError(err);
-    });
+    tunnelsOpening += 1;
+    return super
+      .connect(opts)
+      .catch((err: unknown) => {
+        throw new ProxyTunnelError(err);
+      })
+      .finally(() => {
+        tunnelsOpening -= 1;
+      });
   }
 }
 
@@ -80,9 +89,55 @@ function errCode(err: unknown): string | undefined {
   return undefined;
 }
 
-export function classifyNetworkError(err: unknown, url: string, timeoutMs: number): NetworkError {
+/** Seconds for messages: "3s", "0.5s". */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))}s`;
+}
+
+/** The whole-request deadline (--timeout) ran out: says how long we really waited. */
+export function deadlineError(url: string, timeoutMs: number, elapsedMs: number, cause?: unknown): NetworkError {
+  return new NetworkError(`no complete answer from ${safeHost(url)} within ${seconds(elapsedMs)} (--timeout ${seconds(timeoutMs)})`, {
+    code: 'timeout',
+    hint: 'the server is slow or not answering; raise --timeout, or try again later',
+    cause,
+  });
+}
+
+function proxyError(host: string, why: string, cause: unknown): NetworkError {
+  return new NetworkError(`the proxy could not reach ${host} (${why})`, {
+    code: 'proxy_error',
+    notSent: true,
+    hint: 'check HTTPS_PROXY/HTTP_PROXY (and NO_PROXY), or the proxy\'s credentials',
+    cause,
+  });
+}
+
+/** TLS failures, in words: the raw OpenSSL text helps nobody choose a base URL. */
+const TLS_PROBLEMS: Record<string, string> = {
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the server does not speak https on this port (is it plain http?)',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the server does not speak https on this port (is it plain http?)',
+  EPROTO: 'the TLS handshake failed (is the server plain http?)',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate cannot be verified',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate issuer is not trusted here',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
+};
+
+export function classifyNetworkError(err: unknown, url: string, timeoutMs: number, elapsedMs = timeoutMs): NetworkError {
   const code = errCode(err) ?? 'network_error';
   const host = safeHost(url);
+  const tls = TLS_PROBLEMS[code];
+  if (tls) {
+    const plain = /plain http/.test(tls) && url.startsWith('https:') ? ` (try ${url.replace(/^https:/, 'http:').replace(/(\/\/[^/]+).*$/, '$1')})` : '';
+    return new NetworkError(`no secure connection to ${host}: ${tls}`, {
+      code: 'tls_error',
+      notSent: true,
+      hint: `check the base URL${plain}; the API key was not sent`,
+      cause: err,
+    });
+  }
   if (code === 'PROXYCTL_PROXY_TUNNEL' || /^Proxy response \(\d+\)/.test((err as Error)?.message ?? '')) {
     // undici reports a non-200 answer to CONNECT as an "aborted" request; it is a proxy problem.
     const status = /^Proxy response \((\d+)\)/.exec((err as Error)?.message ?? '')?.[1];
@@ -90,21 +145,14 @@ export function classifyNetworkError(err: unknown, url: string, timeoutMs: numbe
     const why = status
       ? `it answered HTTP ${status}`
       : causeCode === 'UND_ERR_HEADERS_TIMEOUT' || causeCode === 'UND_ERR_CONNECT_TIMEOUT'
-        ? `no answer within ${timeoutMs / 1000}s`
+        ? `no answer within ${seconds(timeoutMs)}`
         : (err as Error).message.replace(/^the proxy failed to open a tunnel: /, '');
-    return new NetworkError(`the proxy could not reach ${host} (${why})`, {
-      code: 'proxy_error',
-      notSent: true,
-      hint: 'check HTTPS_PROXY/HTTP_PROXY (and NO_PROXY), or the proxy\'s credentials',
-      cause: err,
-    });
+    return proxyError(host, why, err);
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new NetworkError(`could not connect to ${host} within ${timeoutMs / 1000}s`, { code: 'connect_timeout', notSent: true, cause: err });
+    return new NetworkError(`could not connect to ${host} within ${seconds(elapsedMs)} (--timeout ${seconds(timeoutMs)})`, { code: 'connect_timeout', notSent: true, cause: err });
   }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new NetworkError(`${host} did not answer within ${timeoutMs / 1000}s (--timeout)`, { code: 'timeout', cause: err });
-  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return deadlineError(url, timeoutMs, elapsedMs, err);
   if (code === 'ECONNREFUSED') return new NetworkError(`connection refused by ${host}`, { code: 'connection_refused', notSent: true, cause: err });
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${host}`, { code: 'dns_error', notSent: true, cause: err });
   if (NOT_SENT.has(code)) return new NetworkError(`cannot reach ${host} (${code})`, { code: 'unreachable', notSent: true, cause: err });
@@ -123,8 +171,18 @@ function safeHost(url: string): string {
   }
 }
 
+/**
+ * One request, bounded as a whole by opts.timeoutMs: connect, headers and the last byte of the body
+ * all within it (undici's own timeouts are per phase, so a trickling body could run on for ever).
+ * Redirects are not followed (undici's request() does not without an interceptor): the caller sees
+ * the 3xx, and the API key never goes to the Location.
+ */
 export async function send(req: RawRequest, opts: TransportOptions): Promise<RawResponse> {
   if (req.signal?.aborted) throw new InterruptedError();
+  const started = performance.now();
+  const deadline = AbortSignal.timeout(opts.timeoutMs);
+  let inTunnel = false;
+  deadline.addEventListener('abort', () => (inTunnel = tunnelsOpening > 0), { once: true });
   try {
     // Spec §1: every request with a body says it is JSON, whoever built the headers.
     const hasType = Object.keys(req.headers).some((k) => k.toLowerCase() === 'content-type');
@@ -133,7 +191,7 @@ export async function send(req: RawRequest, opts: TransportOptions): Promise<Raw
       method: req.method as Dispatcher.HttpMethod,
       headers: sent,
       body: req.body,
-      signal: req.signal,
+      signal: req.signal ? AbortSignal.any([req.signal, deadline]) : deadline,
       dispatcher: dispatcherFor(opts),
     });
     const body = await res.body.text();
@@ -145,6 +203,9 @@ export async function send(req: RawRequest, opts: TransportOptions): Promise<Raw
   } catch (err) {
     // Only our own signal means Ctrl-C: undici also says "aborted" when a proxy refuses CONNECT.
     if (req.signal?.aborted) throw new InterruptedError();
-    throw classifyNetworkError(err, req.url, opts.timeoutMs);
+    const elapsed = performance.now() - started;
+    if (deadline.aborted && inTunnel) throw proxyError(safeHost(req.url), `no answer within ${seconds(opts.timeoutMs)}`, err);
+    if (deadline.aborted) throw deadlineError(req.url, opts.timeoutMs, elapsed, err);
+    throw classifyNetworkError(err, req.url, opts.timeoutMs, elapsed);
   }
 }

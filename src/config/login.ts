@@ -6,6 +6,7 @@ import { AuthMissingError, InterruptedError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import { buildApiClient, checkBaseUrl } from '../api/index.js';
 import { PROFILE_NAME } from './store.js';
+import * as shapes from '../api/shapes.js';
 
 export interface AccountSummary {
   balanceUsd?: number;
@@ -81,7 +82,7 @@ export async function verifyAndSave(ctx: Context, profile: string, baseUrl: stri
   const url = checkBaseUrl(baseUrl, ctx.globals.insecure);
   const client = await buildApiClient(ctx, url, apiKey);
   // A 401 here throws ApiError (exit 3) and nothing is written.
-  const account = await client.get<AccountSummary>('/account');
+  const account = await client.get<AccountSummary>('/account', shapes.account);
   const store = await ctx.config();
   // Without --profile the profile logged in to becomes current; with it, only when there is none.
   await store.saveProfile(profile, { baseUrl: client.baseUrl, apiKey }, { makeCurrent: ctx.globals.profile === undefined ? 'always' : 'if-none' });

@@ -3,9 +3,10 @@
 // (plus its own waits on 429 and on requests that provably never left).
 import type { ApiClient } from '../api/client.js';
 import { abortableSleep } from '../api/client.js';
-import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../errors.js';
 import { deriveIdempotencyKey } from './idempotency.js';
 import type { CreateBody, Unit } from './types.js';
+import * as shapes from '../api/shapes.js';
 
 export interface CreateOptions {
   baseKey: string;
@@ -25,6 +26,8 @@ export type CreateOutcome =
 const MAX_REFUNDED = 3;
 /** Ambiguous failures (reset, timeout, 5xx other than a refund) retried with the same key. */
 const MAX_AMBIGUOUS = 4;
+/** A 2xx (or redirect) we cannot read: asked once more with the same key, which replays it. */
+const MAX_UNREADABLE = 1;
 const MAX_IN_FLIGHT_WAITS = 10;
 /** A chain longer than this means the server replays failures we cannot get past. */
 const MAX_GENERATIONS = 20;
@@ -102,6 +105,7 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
   let seenRefunds = new Set<string>();
   let refunded = 0;
   let ambiguous = 0;
+  let unreadable = 0;
   let inFlight = 0;
   /** True while an attempt may have bought something we have not yet seen the answer to. */
   let unsettled = false;
@@ -115,7 +119,7 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
   for (;;) {
     if (opts.signal.aborted) return { ok: false, error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(), idempotencyKey: key };
     try {
-      const res = await api.request<Unit>('POST', '/units', { body, headers: { 'idempotency-key': key }, retry: 'not-sent' });
+      const res = await api.request<Unit>('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' });
       return { ok: true, unit: res.data, idempotencyKey: key };
     } catch (err) {
       if (err instanceof InterruptedError) {
@@ -143,6 +147,11 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
         inFlight += 1;
         if (inFlight > MAX_IN_FLIGHT_WAITS) return { ok: false, error: unsettled ? unknown(err) : err, idempotencyKey: key };
         waitMs = Math.max(delay, 1000);
+      } else if (err instanceof BadResponseError) {
+        unsettled = true;
+        unreadable += 1;
+        if (unreadable > MAX_UNREADABLE) return { ok: false, error: unknown(err), idempotencyKey: key };
+        waitMs = delay;
       } else if (isAmbiguous(err)) {
         unsettled = true;
         ambiguous += 1;

@@ -5,6 +5,7 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError, NetworkError } from '../errors.js';
 import type { ExtendResult, Unit } from './types.js';
+import * as shapes from '../api/shapes.js';
 
 export interface ExtendInput {
   ref: string;
@@ -24,16 +25,16 @@ function unitPath(ref: string): string {
 
 export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<ExtendResult> {
   const { ref, period } = input;
-  const before = input.expiresAtBefore ?? (await api.get<Unit>(unitPath(ref))).expiresAt;
+  const before = input.expiresAtBefore ?? (await api.get<Unit>(unitPath(ref), shapes.unit)).expiresAt;
   try {
-    const res = await api.request<ExtendResult>('POST', `${unitPath(ref)}/extend`, { body: { period }, retry: 'not-sent' });
+    const res = await api.request<ExtendResult>('POST', `${unitPath(ref)}/extend`, shapes.extended, { body: { period }, retry: 'not-sent' });
     return res.data;
   } catch (err) {
     if (!ambiguous(err)) throw err;
     let after: string | undefined;
     try {
       // Not aborted by Ctrl-C: the user needs to know whether this unit was charged.
-      after = (await api.get<Unit>(unitPath(ref), undefined, { signal: null })).expiresAt;
+      after = (await api.get<Unit>(unitPath(ref), shapes.unit, undefined, { signal: null })).expiresAt;
     } catch (readErr) {
       throw new NetworkError(
         `could not tell whether ${ref} was extended: the request failed (${(err as Error).message}) and reading the unit back failed too (${(readErr as Error).message})`,

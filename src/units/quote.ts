@@ -3,6 +3,7 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../errors.js';
 import { money } from '../output/index.js';
+import * as shapes from '../api/shapes.js';
 
 export interface Quote {
   unitPrice: number;
@@ -18,7 +19,7 @@ type Prices = Record<string, number>;
 const cents = (n: number) => Math.round(n * 100);
 
 export async function quote(api: ApiClient, unitPrice: number, count: number): Promise<Quote> {
-  const account = await api.get<{ balanceUsd: number }>('/account');
+  const account = await api.get<{ balanceUsd: number }>('/account', shapes.account);
   const balanceUsd = Number(account.balanceUsd);
   const total = cents(unitPrice) * count;
   return { unitPrice, count, total: total / 100, balanceUsd, balanceAfter: (cents(balanceUsd) - total) / 100 };

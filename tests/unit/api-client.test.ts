@@ -3,6 +3,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { parseReset } from '../../src/api/rate-limiter.js';
 import { parseRetryAfter } from '../../src/api/response.js';
+import { raw } from '../../src/api/shapes.js';
 import { json, startScriptedServer, type ScriptedServer } from '../helpers/server.js';
 
 let server: ScriptedServer | undefined;
@@ -35,7 +36,7 @@ describe('ApiClient', () => {
   it('sends the key, user agent and JSON body, and returns the parsed body', async () => {
     server = await startScriptedServer((req, res) => json(res, 201, { ok: true, echo: JSON.parse(req.body) }));
     const { c } = client(server.url);
-    const r = await c.request<{ ok: boolean; echo: unknown }>('POST', '/units', { body: { poolId: 'US-1' } });
+    const r = await c.request<{ ok: boolean; echo: unknown }>('POST', '/units', raw, { body: { poolId: 'US-1' } });
     expect(r.status).toBe(201);
     expect(r.data).toEqual({ ok: true, echo: { poolId: 'US-1' } });
     const sent = server.requests[0]!;
@@ -50,7 +51,7 @@ describe('ApiClient', () => {
       json(res, 404, { error: { type: 'invalid_request_error', code: 'unit_not_found', message: 'No such unit', requestId: 'req_42' } }),
     );
     const { c } = client(server.url);
-    const err = await c.get('/units/PRX-9').catch((e: unknown) => e);
+    const err = await c.get('/units/PRX-9', raw).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 404, code: 'unit_not_found', requestId: 'req_42', message: 'No such unit' });
     expect(server.requests).toHaveLength(1);
@@ -62,7 +63,7 @@ describe('ApiClient', () => {
       res.end('{"data":[{"poolId":"US-');
     });
     const { c } = client(server.url, { retryBudget: 0 });
-    const err = await c.get('/pools').catch((e: unknown) => e);
+    const err = await c.get('/pools', raw).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).code).toBe('bad_response');
   });
@@ -70,7 +71,7 @@ describe('ApiClient', () => {
   it('retries reads on 5xx with full-jitter backoff, at most 3 attempts', async () => {
     server = await startScriptedServer((_req, res) => json(res, 502, { error: { code: 'bad_gateway', message: 'x' } }));
     const { c, slept } = client(server.url);
-    const err = await c.get('/pools').catch((e: unknown) => e);
+    const err = await c.get('/pools', raw).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 502 });
     expect(server.requests).toHaveLength(3);
     expect(slept).toEqual([250, 500]);
@@ -79,7 +80,7 @@ describe('ApiClient', () => {
   it('never retries a write on 5xx', async () => {
     server = await startScriptedServer((_req, res) => json(res, 500, { error: { code: 'internal', message: 'x' } }));
     const { c } = client(server.url);
-    await expect(c.request('POST', '/units/PRX-1/extend', { body: { period: '7d' } })).rejects.toMatchObject({ status: 500 });
+    await expect(c.request('POST', '/units/PRX-1/extend', raw, { body: { period: '7d' } })).rejects.toMatchObject({ status: 500 });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -91,14 +92,14 @@ describe('ApiClient', () => {
       return json(res, 200, { prices: {} });
     });
     const { c, slept } = client(server.url);
-    expect(await c.get('/prices')).toEqual({ prices: {} });
+    expect(await c.get('/prices', raw)).toEqual({ prices: {} });
     expect(slept.some((ms) => ms >= 2000 && ms <= 2300)).toBe(true);
   });
 
   it('gives up with exit-7 material when Retry-After exceeds the maximum wait', async () => {
     server = await startScriptedServer((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '600' }));
     const { c } = client(server.url, { maxRetryWaitMs: 30_000 });
-    const err = (await c.get('/prices').catch((e: unknown) => e)) as ApiError;
+    const err = (await c.get('/prices', raw).catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(429);
     expect(err.retryAfter).toBe(600);
     expect(err.hint).toContain('600s');
@@ -113,9 +114,9 @@ describe('ApiClient', () => {
       json(res, 200, { ok: true }, { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '118', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60) });
     });
     const { c, slept } = client(server.url, { maxRetryWaitMs: 1000 });
-    await expect(c.get('/me/uptime', {}, { budget: 'uptime' })).rejects.toMatchObject({ status: 429, retryAfter: 30 });
-    expect(await c.get('/me')).toEqual({ ok: true });
-    expect(await c.get('/account')).toEqual({ ok: true });
+    await expect(c.get('/me/uptime', raw, {}, { budget: 'uptime' })).rejects.toMatchObject({ status: 429, retryAfter: 30 });
+    expect(await c.get('/me', raw)).toEqual({ ok: true });
+    expect(await c.get('/account', raw)).toEqual({ ok: true });
     expect(slept).toEqual([]);
   });
 
@@ -126,7 +127,7 @@ describe('ApiClient', () => {
     });
     const { c } = client(server.url);
     const items: unknown[] = [];
-    for await (const it of c.all('/units', { pageSize: 1 })) items.push(it);
+    for await (const it of c.all('/units', raw, { pageSize: 1 })) items.push(it);
     expect(items).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
   });
 
@@ -137,7 +138,7 @@ describe('ApiClient', () => {
     });
     const { c } = client(server.url);
     const items: unknown[] = [];
-    for await (const it of c.all('/webhook/deliveries')) items.push(it);
+    for await (const it of c.all('/webhook/deliveries', raw)) items.push(it);
     expect(items).toEqual([{ id: 'd1' }, { id: 'd2' }]);
   });
 
@@ -145,7 +146,7 @@ describe('ApiClient', () => {
     server = await startScriptedServer((req, res) => json(res, 200, { echoed: req.headers['x-api-key'] }, { 'x-request-id': KEY }));
     const lines: string[] = [];
     const { c } = client(server.url, { trace: (l) => lines.push(l) });
-    await c.get('/me');
+    await c.get('/me', raw);
     expect(lines.join('\n')).not.toContain(KEY);
     expect(lines.some((l) => l.startsWith('→ GET http://127.0.0.1:'))).toBe(true);
     expect(lines.some((l) => /^← 200 GET .* request-id=\[REDACTED\] \d+ms$/.test(l))).toBe(true);
@@ -156,7 +157,7 @@ describe('ApiClient', () => {
     const url = s.url;
     await s.close();
     const { c } = client(url, { retryBudget: 0 });
-    const err = (await c.request('POST', '/units/PRX-1/extend', { body: {}, retry: 'never' }).catch((e: unknown) => e)) as NetworkError;
+    const err = (await c.request('POST', '/units/PRX-1/extend', raw, { body: {}, retry: 'never' }).catch((e: unknown) => e)) as NetworkError;
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.notSent).toBe(true);
   });

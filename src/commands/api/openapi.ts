@@ -2,10 +2,11 @@
 import type { HandlerInput } from '../action.js';
 import { assertFormats } from '../../output/index.js';
 import { printBody } from './request.js';
+import * as shapes from '../../api/shapes.js';
 
 export default async function openapi({ ctx }: HandlerInput): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const api = await ctx.api();
-  printBody(ctx, await api.get<unknown>('/openapi.json'));
+  printBody(ctx, await api.get<unknown>('/openapi.json', shapes.openapi));
   return 0;
 }

@@ -6,6 +6,7 @@ import { readAllText } from '../../io.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, outputMode } from '../../output/index.js';
+import * as shapes from '../../api/shapes.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -42,7 +43,7 @@ export async function parseOptions(method: string, path: string, data: string | 
 export async function run(opts: RawOptions, ctx: Context): Promise<unknown> {
   const api = await ctx.api();
   const [pathname, search] = splitQuery(opts.path);
-  const r = await api.request<unknown>(opts.method, pathname, {
+  const r = await api.request<unknown>(opts.method, pathname, shapes.raw, {
     query: search,
     ...(opts.body !== undefined ? { body: opts.body } : {}),
     retry: opts.method === 'GET' ? 'read' : 'never',

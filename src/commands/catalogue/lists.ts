@@ -5,10 +5,11 @@ import type { Context } from '../../context.js';
 import type { Query } from '../../api/index.js';
 import { assertFormats, printList, withSpinner } from '../../output/index.js';
 import { countryCode } from '../country.js';
+import * as shapes from '../../api/shapes.js';
 
 export async function fetchCollection(ctx: Context, path: string, query: Query = {}): Promise<unknown[]> {
   const api = await ctx.api();
-  const body = await withSpinner(ctx, 'Fetching…', () => api.get<{ data?: unknown[] } | unknown[]>(path, query));
+  const body = await withSpinner(ctx, 'Fetching…', () => api.get<{ data: unknown[] }>(path, shapes.catalogueList, query));
   if (Array.isArray(body)) return body;
   return Array.isArray(body?.data) ? body.data : [];
 }

@@ -2,6 +2,7 @@
 import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import { assertFormats, money, outputMode, printList, periodOrder, printObject, withSpinner } from '../../output/index.js';
+import * as shapes from '../../api/shapes.js';
 
 export interface PricesResponse {
   prices?: Record<string, unknown>;
@@ -10,7 +11,7 @@ export interface PricesResponse {
 
 export async function run(ctx: Context): Promise<PricesResponse> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching prices…', () => api.get<PricesResponse>('/prices'));
+  return withSpinner(ctx, 'Fetching prices…', () => api.get<PricesResponse>('/prices', shapes.prices));
 }
 
 export function priceRows(prices: Record<string, unknown> | undefined): { period: string; price: unknown }[] {

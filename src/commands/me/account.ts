@@ -3,10 +3,11 @@ import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import { assertFormats, printObject, withExtraFields, withSpinner } from '../../output/index.js';
 import { ACCOUNT_COLUMNS, type Snapshot } from './show.js';
+import * as shapes from '../../api/shapes.js';
 
 export async function run(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching balance…', () => api.get<Snapshot>('/account'));
+  return withSpinner(ctx, 'Fetching balance…', () => api.get<Snapshot>('/account', shapes.account));
 }
 
 export default async function account({ ctx }: HandlerInput): Promise<number> {

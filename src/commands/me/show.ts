@@ -2,6 +2,7 @@
 import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import { assertFormats, cell, money, percent, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
+import * as shapes from '../../api/shapes.js';
 
 export interface Snapshot {
   email?: string;
@@ -16,7 +17,7 @@ export interface Snapshot {
 
 export async function run(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching account…', () => api.get<Snapshot>('/me'));
+  return withSpinner(ctx, 'Fetching account…', () => api.get<Snapshot>('/me', shapes.snapshot));
 }
 
 export const ACCOUNT_COLUMNS: Column<Snapshot>[] = [

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/index.js';
 import { assertFormats, bar, cell, outputMode, paintFor, percent, printList, printObject, withSpinner, type Column, type Paint } from '../../output/index.js';
+import * as shapes from '../../api/shapes.js';
 
 const DAY_MS = 86_400_000;
 const MAX_WINDOW_MS = 30 * DAY_MS;
@@ -81,7 +82,7 @@ export function parseOptions(flags: { day?: string; from?: string; to?: string }
 export async function run(opts: UptimeOptions, ctx: Context): Promise<Uptime> {
   const api = await ctx.api();
   const query: Query = { day: opts.day, from: opts.from, to: opts.to };
-  return withSpinner(ctx, 'Fetching uptime…', () => api.get<Uptime>('/me/uptime', query, { budget: 'uptime' }));
+  return withSpinner(ctx, 'Fetching uptime…', () => api.get<Uptime>('/me/uptime', shapes.uptime, query, { budget: 'uptime' }));
 }
 
 /** Health colour: green from 99%, yellow from 95%, red below. */

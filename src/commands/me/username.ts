@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { resolveOperation } from '../../api/operations.js';
 import { assertFormats, printObject, withSpinner } from '../../output/index.js';
+import * as shapes from '../../api/shapes.js';
 
 export function checkProxyUsername(name: string): string {
   if (name.length < 3 || name.length > 32) throw new UsageError(`the proxy username must be 3 to 32 characters (got ${name.length})`);
@@ -18,7 +19,7 @@ export async function run(proxyUsername: string | null, ctx: Context): Promise<u
   // Setting a value is idempotent, so a PUT may be retried like a read; any other method only
   // when the request provably never left.
   const retry = op.method === 'PUT' ? 'read' : 'not-sent';
-  const r = await withSpinner(ctx, 'Saving…', () => api.request<unknown>(op.method, op.path, { body: { proxyUsername }, retry }));
+  const r = await withSpinner(ctx, 'Saving…', () => api.request<unknown>(op.method, op.path, shapes.usernamePin, { body: { proxyUsername }, retry }));
   return r.data ?? { proxyUsername };
 }
 

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
+import * as shapes from '../../api/shapes.js';
 
 export function checkPoolId(id: string): string {
   const v = id.trim();
@@ -13,7 +14,7 @@ export function checkPoolId(id: string): string {
 
 export async function run(poolId: string, ctx: Context): Promise<Pool> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching pool…', () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`));
+  return withSpinner(ctx, 'Fetching pool…', () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool));
 }
 
 export default async function get({ args, ctx }: HandlerInput): Promise<number> {

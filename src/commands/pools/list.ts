@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { assertFormats, printList, withExtraFields, withSpinner } from '../../output/index.js';
 import { countryCode } from '../country.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
+import * as shapes from '../../api/shapes.js';
 
 export interface ListOptions {
   provider?: string | undefined;
@@ -19,7 +20,7 @@ export function parseOptions(flags: ListOptions): ListOptions {
 export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool[]; prices: Record<string, unknown> | undefined }> {
   const api = await ctx.api();
   const body = await withSpinner(ctx, 'Fetching pools…', () =>
-    api.get<{ data?: Pool[]; prices?: Record<string, unknown> }>('/pools', { provider: opts.provider, country: opts.country, state: opts.state, rotation: opts.rotation }),
+    api.get<{ data: Pool[]; prices?: Record<string, unknown> }>('/pools', shapes.poolList, { provider: opts.provider, country: opts.country, state: opts.state, rotation: opts.rotation }),
   );
   return { data: Array.isArray(body?.data) ? body.data : [], prices: body?.prices };
 }

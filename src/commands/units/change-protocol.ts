@@ -6,6 +6,7 @@ import { assertFormats, printObject } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { checkAllowIpsFor, normaliseAllowIps, parseCredentials, parseProtocol, parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
+import * as shapes from '../../api/shapes.js';
 
 interface Flags {
   protocol?: string;
@@ -30,7 +31,7 @@ export function parseChangeProtocol(f: Flags): ChangeProtocolBody {
 
 export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
-  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, { body, retry: 'not-sent' });
+  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, shapes.unit, { body, retry: 'not-sent' });
   return res.data;
 }
 

@@ -7,6 +7,7 @@ import { describeQuote, priceFor, quote, type Quote } from '../../units/quote.js
 import type { CreateBody } from '../../units/types.js';
 import { PERIODS, parseIPv4, type Protocol } from '../../units/validate.js';
 import type { CreateOptions } from './create.js';
+import * as shapes from '../../api/shapes.js';
 
 interface PoolRow {
   poolId: string;
@@ -38,7 +39,7 @@ export async function guidedCreate(
     let pools: PoolRow[] = [];
     let listPrices: Record<string, number> | undefined;
     if (body.poolId === undefined) {
-      const countries = (await api.get<{ data?: Entry[] }>('/countries')).data ?? [];
+      const countries = (await api.get<{ data: Entry[] }>('/countries', shapes.catalogueList)).data;
       const choices = countries.flatMap((c) => {
         const code = countryCode(c);
         if (!code) return [];
@@ -48,7 +49,7 @@ export async function guidedCreate(
       });
       if (choices.length === 0) throw new UsageError('the server lists no countries; pass --pool instead');
       const country = await select({ message: 'Country', choices, pageSize: 15 }, io);
-      const res = await api.get<{ data?: PoolRow[]; prices?: Record<string, number> }>('/pools', { country });
+      const res = await api.get<{ data: PoolRow[]; prices?: Record<string, number> }>('/pools', shapes.poolList, { country });
       pools = res.data ?? [];
       listPrices = res.prices;
       if (pools.length === 0) throw new UsageError(`no pools in ${country}`);
@@ -72,7 +73,7 @@ export async function guidedCreate(
       );
     }
     let prices = (pools.find((p) => p.poolId === body.poolId)?.prices ?? listPrices) as Record<string, number> | undefined;
-    if (!prices) prices = (await api.get<PoolRow>(`/pools/${encodeURIComponent(body.poolId!)}`)).prices;
+    if (!prices) prices = (await api.get<PoolRow>(`/pools/${encodeURIComponent(body.poolId!)}`, shapes.pool)).prices;
     body.period ??= await select(
       { message: 'Period', choices: PERIODS.map((p) => ({ name: `${p.padEnd(4)} ${money(prices?.[p])}${parsed.count > 1 ? ' each' : ''}`, value: p })) },
       io,

@@ -14,6 +14,7 @@ import {
   checkAllowIpsFor, normaliseAllowIps, parseCount, parseCredentials, parseIdempotencyKey, parsePeriod, parseProtocol,
 } from '../../units/validate.js';
 import { unitDetailView, unitView } from '../../units/view.js';
+import * as shapes from '../../api/shapes.js';
 
 interface Flags {
   pool?: string;
@@ -59,7 +60,7 @@ export function parseCreateFlags(f: Flags): Omit<CreateOptions, 'body'> & { body
 }
 
 export async function priceQuote(api: ApiClient, body: CreateBody, count: number): Promise<Quote> {
-  const pool = await api.get<PoolDetail>(`/pools/${encodeURIComponent(body.poolId)}`);
+  const pool = await api.get<PoolDetail>(`/pools/${encodeURIComponent(body.poolId)}`, shapes.pool);
   if (pool.available === false) {
     throw new ApiError({ status: 404, code: 'pool_not_available', message: `pool ${body.poolId} is not available right now` }, 'pick another pool: proxyctl pools --country …');
   }

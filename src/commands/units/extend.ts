@@ -8,6 +8,7 @@ import { extendSafely } from '../../units/extend-safely.js';
 import { assertAffordable, describeQuote, priceFor, quote } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
+import * as shapes from '../../api/shapes.js';
 
 interface Flags {
   period?: string;
@@ -30,7 +31,7 @@ const view = {
 
 export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const { prices } = await api.get<{ prices: Record<string, number> }>('/prices');
+  const { prices } = await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices);
   const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
   const what = `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {

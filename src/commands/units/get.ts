@@ -5,10 +5,11 @@ import { assertFormats, printObject } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
+import * as shapes from '../../api/shapes.js';
 
 export async function run(ref: string, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
-  return api.get<Unit>(`/units/${encodeURIComponent(ref)}`);
+  return api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
 }
 
 export default async function handler({ args, ctx }: HandlerInput): Promise<void> {

@@ -7,6 +7,7 @@ import { assertFormats, printList } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { MAX_PAGE_SIZE, parsePositiveInt, parseStatus } from '../../units/validate.js';
 import { unitView } from '../../units/view.js';
+import * as shapes from '../../api/shapes.js';
 
 interface Flags {
   status?: string;
@@ -42,10 +43,10 @@ export function parseListFlags(f: Flags): ListOptions {
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   if (opts.all) {
-    await printList(ctx, api.all<Unit>('/units', opts.query), unitView);
+    await printList(ctx, api.all<Unit>('/units', shapes.unit, opts.query), unitView);
     return;
   }
-  const page = api.pages<Unit>('/units', opts.query);
+  const page = api.pages<Unit>('/units', shapes.unit, opts.query);
   const first = await page.next();
   const items = first.done ? [] : first.value.items;
   await printList(ctx, items, unitView);

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import { normaliseAllowIps, parseCredentials, parseRef } from '../../units/validate.js';
+import * as shapes from '../../api/shapes.js';
 
 interface Flags {
   description?: string;
@@ -33,7 +34,7 @@ export function parseModify(f: Flags): ModifyBody {
 export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<{ proxyRef: string; modified: boolean }> {
   const api = await ctx.api();
   // A replacement of fields: sending it twice leaves the same unit, so reads' retries are fine.
-  const res = await api.request<{ proxyRef: string; modified: boolean }>('PATCH', `/units/${encodeURIComponent(ref)}`, { body, retry: 'read' });
+  const res = await api.request<{ proxyRef: string; modified: boolean }>('PATCH', `/units/${encodeURIComponent(ref)}`, shapes.modified, { body, retry: 'read' });
   return res.data;
 }
 

@@ -6,6 +6,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { assertFormats } from '../../output/index.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
 import { parseRefs } from '../../units/validate.js';
+import * as shapes from '../../api/shapes.js';
 
 interface Removed {
   proxyRef: string;
@@ -36,7 +37,7 @@ export async function confirmRelease(refs: string[], ctx: Context): Promise<bool
 export async function run(refs: string[], ctx: Context): Promise<void> {
   const api = await ctx.api();
   const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r }, async (ref) => {
-    const res = await api.request<Removed>('DELETE', `/units/${encodeURIComponent(ref)}`, { retry: 'not-sent' });
+    const res = await api.request<Removed>('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
     return res.data;
   });
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));

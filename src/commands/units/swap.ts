@@ -6,11 +6,12 @@ import { assertFormats, printObject } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
+import * as shapes from '../../api/shapes.js';
 
 export async function run(ref: string, newPoolId: string, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
   // A second swap would move the unit again, so only a request that never left is retried.
-  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/swap`, { body: { newPoolId }, retry: 'not-sent' });
+  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/swap`, shapes.unit, { body: { newPoolId }, retry: 'not-sent' });
   return res.data;
 }
 

@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { fillPath, resolveOperation } from '../../api/operations.js';
 import { assertFormats, bar, cell, outputMode, printObject, type Column } from '../../output/index.js';
 import { parseRef } from '../../units/validate.js';
+import * as shapes from '../../api/shapes.js';
 
 type Usage = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ export function quotaFraction(u: Usage): { used: number; limit: number } | undef
 export async function run(ref: string, ctx: Context): Promise<Usage> {
   const api = await ctx.api();
   const op = await resolveOperation(api, 'unitUsage');
-  const res = await api.request<Usage>(op.method, fillPath(op.path, { proxyRef: ref }));
+  const res = await api.request<Usage>(op.method, fillPath(op.path, { proxyRef: ref }), shapes.usage);
   return res.data;
 }
 

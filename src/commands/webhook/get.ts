@@ -4,10 +4,11 @@ import type { Context } from '../../context.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { configColumns } from './views.js';
+import * as shapes from '../../api/shapes.js';
 
 export async function getWebhook(ctx: Context): Promise<WebhookConfig> {
   const api = await ctx.api();
-  return api.get<WebhookConfig>('/webhook');
+  return api.get<WebhookConfig>('/webhook', shapes.webhookConfig);
 }
 
 export default async function run({ ctx }: HandlerInput): Promise<number> {

@@ -8,6 +8,7 @@ import { AuthMissingError, UsageError } from '../../errors.js';
 import { assertFormats, outputMode, paintFor } from '../../output/index.js';
 import { summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';
 import { startReceiver, type ReceiverRecord } from '../../webhooks/receiver.js';
+import * as shapes from '../../api/shapes.js';
 
 interface ListenFlags {
   port: string;
@@ -70,7 +71,7 @@ async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSour
     throw err;
   }
   const read = async () => {
-    const config = await api.get<WebhookConfig>('/webhook');
+    const config = await api.get<WebhookConfig>('/webhook', shapes.webhookConfig);
     return typeof config.secret === 'string' && config.secret !== '' ? config.secret : undefined;
   };
   let secret = await read();

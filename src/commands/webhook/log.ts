@@ -10,6 +10,7 @@ import { assertFormats, cell, humanDuration, outputMode, paintFor, printList } f
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
 import { attemptsOf, deliveryColumns, paintStatus } from './views.js';
+import * as shapes from '../../api/shapes.js';
 
 interface LogFlags {
   status?: string;
@@ -61,7 +62,7 @@ export function parseLogFlags(flags: LogFlags): LogOptions {
 const SHOWN_AT_START = 10;
 
 function firstPage(api: ApiClient, query: Query): Promise<{ data?: Delivery[] }> {
-  return api.get<{ data?: Delivery[] }>('/webhook/deliveries', query);
+  return api.get<{ data: Delivery[] }>('/webhook/deliveries', shapes.deliveryPage, query);
 }
 
 function clock(d: Date): string {
@@ -142,7 +143,7 @@ export default async function run({ flags, ctx }: HandlerInput<LogFlags>): Promi
   if (opts.follow) return follow(ctx, api, opts);
   const view = { columns: deliveryColumns, empty: 'No deliveries found.' };
   if (opts.all) {
-    await printList(ctx, api.all<Delivery>('/webhook/deliveries', { ...opts.query, pageSize: opts.query.pageSize ?? 100 }), view);
+    await printList(ctx, api.all<Delivery>('/webhook/deliveries', shapes.delivery, { ...opts.query, pageSize: opts.query.pageSize ?? 100 }), view);
     return 0;
   }
   const body = await firstPage(api, opts.query);

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { configColumns } from './views.js';
+import * as shapes from '../../api/shapes.js';
 
 export interface SetOptions {
   url: string;
@@ -34,7 +35,7 @@ export function parseWebhookUrl(raw: string): SetOptions {
 
 export async function setWebhook(ctx: Context, opts: SetOptions): Promise<WebhookConfig> {
   const api = await ctx.api();
-  const res = await api.request<WebhookConfig>('PATCH', '/webhook', { body: { url: opts.url } });
+  const res = await api.request<WebhookConfig>('PATCH', '/webhook', shapes.webhookConfig, { body: { url: opts.url } });
   return res.data;
 }
 

@@ -10,6 +10,7 @@ import { UsageError } from '../../errors.js';
 import { assertFormats, printObject, withSpinner } from '../../output/index.js';
 import type { Delivery } from '../../webhooks/events.js';
 import { deliveryColumns } from './views.js';
+import * as shapes from '../../api/shapes.js';
 
 const POLL_MS = 500;
 
@@ -29,7 +30,7 @@ async function awaitOutcome(ctx: Context, api: ApiClient, fired: Delivery, waitM
   let latest = fired;
   while (!settled(latest) && Date.now() < deadline) {
     await abortableSleep(POLL_MS, ctx.signal);
-    const page = await api.get<{ data?: Delivery[] }>('/webhook/deliveries', { event: fired.event, pageSize: 25 });
+    const page = await api.get<{ data: Delivery[] }>('/webhook/deliveries', shapes.deliveryPage, { event: fired.event, pageSize: 25 });
     latest = (Array.isArray(page?.data) ? page.data : []).find((d) => d.id === fired.id) ?? latest;
   }
   return latest;
@@ -40,7 +41,7 @@ export default async function run({ flags, ctx }: HandlerInput<{ wait?: string }
   const waitMs = parseWait(flags.wait);
   const api = await ctx.api();
   const op = await resolveOperation(api, 'webhookTest');
-  const res = await api.request<Delivery>(op.method, op.path);
+  const res = await api.request<Delivery>(op.method, op.path, shapes.webhookTest);
   let delivery = res.data;
   if (delivery && typeof delivery.id === 'string' && waitMs > 0) {
     delivery = await withSpinner(ctx, 'Waiting for the test delivery…', () => awaitOutcome(ctx, api, delivery, waitMs));

@@ -1,0 +1,106 @@
+// Checks an API body against the shape a command needs before the command sees it. Only what the
+// command reads is checked; every other field passes through untouched (JSON output stays
+// verbatim). A check returns the first problem found, phrased for the user, or undefined.
+//
+// Plain checks rather than a schema library: the shapes are a handful of required fields, and
+// the messages must name the field the command needed ("data[3] is null"), which these give
+// directly.
+
+/** Returns a problem ("data[3] is null, not an object") or undefined when `v` fits. */
+export type Check = (v: unknown, at: string) => string | undefined;
+
+/** What a command expects from one operation: a description for messages, and its check. */
+export interface Shape {
+  /** e.g. "a unit", "a page of units" */
+  readonly what: string;
+  /** For pages of this shape, e.g. "units". */
+  readonly plural?: string | undefined;
+  readonly check: Check;
+}
+
+export function shape(what: string, check: Check, plural?: string): Shape {
+  return { what, check, plural };
+}
+
+export function kind(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return 'a string';
+  if (typeof v === 'number') return 'a number';
+  if (typeof v === 'boolean') return 'a boolean';
+  return typeof v;
+}
+
+const name = (at: string) => at || 'the body';
+const fail = (v: unknown, at: string, expected: string) =>
+  at === '' && v === undefined ? 'the body is empty' : v === undefined ? `${at} is missing` : `${name(at)} is ${kind(v)}, not ${expected}`;
+
+export const str: Check = (v, at) => (typeof v === 'string' ? undefined : fail(v, at, 'a string'));
+export const num: Check = (v, at) => (typeof v === 'number' && Number.isFinite(v) ? undefined : fail(v, at, typeof v === 'number' ? 'a finite number' : 'a number'));
+export const bool: Check = (v, at) => (typeof v === 'boolean' ? undefined : fail(v, at, 'a boolean'));
+/** Any JSON value, as long as there is one. */
+export const present: Check = (v, at) => (v === undefined ? (at === '' ? 'the body is empty' : `${at} is missing`) : undefined);
+/** Anything at all, including an empty body (the raw `api` command prints whatever came). */
+export const anything: Check = () => undefined;
+
+export const optional = (c: Check): Check => (v, at) => (v === undefined ? undefined : c(v, at));
+export const nullable = (c: Check): Check => (v, at) => (v === null ? undefined : c(v, at));
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An object with at least these fields (extra fields are fine). */
+export const object =
+  (fields: Record<string, Check> = {}): Check =>
+  (v, at) => {
+    if (!isObject(v)) return fail(v, at, 'an object');
+    for (const [k, c] of Object.entries(fields)) {
+      const problem = c(v[k], at ? `${at}.${k}` : k);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+
+export const list =
+  (item: Check): Check =>
+  (v, at) => {
+    if (!Array.isArray(v)) return fail(v, at, 'a list');
+    for (let i = 0; i < v.length; i++) {
+      const problem = item(v[i], at ? `${at}[${i}]` : `item ${i}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+
+/** An object used as a map: every value fits `value`. */
+export const record =
+  (value: Check): Check =>
+  (v, at) => {
+    if (!isObject(v)) return fail(v, at, 'an object');
+    for (const [k, x] of Object.entries(v)) {
+      const problem = value(x, at ? `${at}.${k}` : k);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+
+/** The first alternative that fits; otherwise the first alternative's problem. */
+export const either =
+  (...alts: Check[]): Check =>
+  (v, at) => {
+    let first: string | undefined;
+    for (const c of alts) {
+      const problem = c(v, at);
+      if (!problem) return undefined;
+      first ??= problem;
+    }
+    return first;
+  };
+
+/** The problem with `v` as `s`, or undefined when it fits. */
+export function problemWith(s: Shape, v: unknown): string | undefined {
+  return s.check(v, '');
+}
