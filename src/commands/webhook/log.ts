@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { assertFormats, cell, humanDuration, outputMode, paintFor, printList } from '../../output/index.js';
+import { assertFormats, cell, escapeDeep, humanDuration, outputMode, paintFor, printList } from '../../output/index.js';
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
 import { attemptsOf, deliveryColumns, paintStatus } from './views.js';
@@ -97,7 +97,7 @@ async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<n
       // The first poll shows what is already there, then only what changes.
       const changes = tracker.diff(items, first);
       for (const c of first ? changes.slice(-SHOWN_AT_START) : changes) {
-        ctx.io.stdout.write(`${jsonl ? JSON.stringify(c) : describeChange(c, ctx.now(), paint)}\n`);
+        ctx.io.stdout.write(`${jsonl ? JSON.stringify(c) : describeChange(escapeDeep(c), ctx.now(), paint)}\n`);
       }
       await abortableSleep(opts.intervalMs, ctx.signal);
     }
