@@ -5,7 +5,7 @@ import type { IO } from './io.js';
 import { shouldColor } from './io.js';
 import { OUTPUT_FORMATS, resolveGlobals } from './context.js';
 import type { GlobalOptions } from './context.js';
-import { ApiError, CliError, ExitCode, InterruptedError, exitCodeFor, errorObject } from './errors.js';
+import { ApiError, CliError, ExitCode, InterruptedError, NotAppliedError, exitCodeFor, errorObject } from './errors.js';
 import { VERSION } from './version.js';
 import { escapeControl } from './output/escape.js';
 import type { Runtime } from './commands/action.js';
@@ -116,6 +116,7 @@ export function reportError(err: unknown, io: IO, globals: GlobalOptions): void 
       details.push(`HTTP ${err.status}`);
       if (err.requestId) details.push(`request id ${err.requestId}`);
     }
+    if (err instanceof NotAppliedError && err.requestId) details.push(`request id ${err.requestId}`);
     line = `${red('error:')} ${safe(e.message)}${details.length ? ` ${dim(safe(`(${details.join(', ')})`))}` : ''}`;
     if (e.hint) line += `\n${safe(e.hint)}`;
   }

@@ -2,7 +2,7 @@
 // requests, so steady-state bulk work waits instead of drawing 429s), progress on stderr, Ctrl-C
 // that stops new items but lets started ones finish, and per-item outcomes for the summary.
 import type { Context } from '../context.js';
-import { ApiError, CliError, InterruptedError, PartialFailureError, type ItemOutcome } from '../errors.js';
+import { ApiError, CliError, InterruptedError, NotAppliedError, PartialFailureError, notAppliedObject, type ItemOutcome } from '../errors.js';
 import { bar, escapeControl, paintFor, printList, printObject, type View } from '../output/index.js';
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -89,6 +89,8 @@ export function errorMessage(err: unknown): string {
 }
 
 export function errorSummary(err: unknown): { code: string; message: string; requestId?: string } {
+  // A "false" answer carries the API's answer and what the read-back found into the JSON items.
+  if (err instanceof NotAppliedError) return notAppliedObject(err) as { code: string; message: string };
   const code = err instanceof CliError ? err.code : 'unexpected_error';
   const requestId = err instanceof ApiError ? err.requestId : undefined;
   return { code, message: errorMessage(err), ...(requestId ? { requestId } : {}) };
