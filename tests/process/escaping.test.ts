@@ -1,5 +1,6 @@
 // A hostile server puts terminal control sequences in fields and error messages. Human output
 // (table, tsv, csv, conn, errors, bulk progress) shows them escaped; --json keeps them verbatim.
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
 import { json, startScriptedServer, type ScriptedServer } from '../helpers/server.js';
@@ -124,23 +125,56 @@ describe('error messages from the server', () => {
   });
 });
 
+/** Resolves with stdout once `ready(stdout)` holds (or the process ended). */
+function stdoutUntil(child: ReturnType<typeof proxyctl>, ready: (out: string) => boolean): Promise<string> {
+  let out = '';
+  return new Promise<string>((resolve) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      if (ready(out)) resolve(out);
+    });
+    void child.then(() => resolve(out));
+  });
+}
+
+function expectEscapedLines(out: string): void {
+  expect(out).not.toMatch(RAW);
+  expect(out.split('\n').some((l) => l.startsWith('error: fake line'))).toBe(false);
+}
+
 describe('webhook log --follow', () => {
   it('prints each delivery line with the server text escaped', async () => {
     const follow = proxyctl(['webhook', 'log', '--follow', '--interval', '1'], { home, env, timeout: 60_000 });
-    let out = '';
-    await new Promise<void>((resolve) => {
-      follow.stdout!.on('data', (c: Buffer) => {
-        out += c.toString('utf8');
-        if (out.includes('DLV-1') && out.includes('\n')) resolve();
-      });
-      void follow.then(() => resolve());
-    });
+    const out = await stdoutUntil(follow, (o) => o.includes('DLV-1') && o.endsWith('\n'));
     follow.kill('SIGINT');
-    const r = await follow;
-    expect(r.exitCode).toBe(0);
-    expect(out).not.toMatch(RAW);
+    expect((await follow).exitCode).toBe(0);
+    expectEscapedLines(out);
     expect(out).toContain('unit.created\\x1b]0;pwned\\x07');
     expect(out).toContain('error: receiver said\\x1b[2J\\x1b[H\\r\\nerror: fake line');
-    expect(out.split('\n').some((l) => l.startsWith('error: fake line'))).toBe(false);
+  });
+});
+
+describe('webhook listen', () => {
+  it('prints a received delivery with the sender text escaped', async () => {
+    const listen = proxyctl(['webhook', 'listen', '--port', '0', '--secret', 's1'], { home, env: {}, timeout: 60_000 });
+    const url = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      listen.stderr!.on('data', (c: Buffer) => {
+        err += c.toString('utf8');
+        const m = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(err);
+        if (m) resolve(m[1]!);
+      });
+      void listen.then(() => reject(new Error(`listen ended: ${err}`)));
+    });
+    const seen = stdoutUntil(listen, (o) => o.includes('PRX-7') && o.endsWith('\n'));
+    const body = JSON.stringify({ id: 'evt_1', event: 'unit.down', data: { proxyRef: `PRX-7${TITLE}`, reason: `quota${CLEAR}${FAKE}` } });
+    const res = await fetch(url, { method: 'POST', body, headers: { 'x-service-signature': `sha256=${createHmac('sha256', 's1').update(body).digest('hex')}` } });
+    expect(res.status).toBe(200);
+    const out = await seen;
+    listen.kill('SIGINT');
+    expect((await listen).exitCode).toBe(0);
+    expectEscapedLines(out);
+    expect(out).toContain('PRX-7\\x1b]0;pwned\\x07');
+    expect(out).toContain('quota\\x1b[2J\\x1b[H\\r\\nerror: fake line');
   });
 });
