@@ -65,7 +65,8 @@ function genericColumns<T>(sample: T[]): Column<T>[] {
     if (row && typeof row === 'object') for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
   }
   if (keys.length === 0) return [{ header: 'value', value: (r) => r }];
-  return keys.map((k) => ({ header: escapeControl(k), value: (r: T) => (r as Record<string, unknown>)?.[k] }));
+  // Rows may arrive escaped (keys included), so a key with control characters is looked up both ways.
+  return keys.map((k) => ({ header: escapeControl(k), value: (r: T) => (r as Record<string, unknown>)?.[k] ?? (r as Record<string, unknown>)?.[escapeControl(k)] }));
 }
 
 function flatten(obj: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {

@@ -10,7 +10,7 @@ const CLEAR = '\u001b[2J\u001b[H';
 const FAKE = '\r\nerror: fake line';
 const C1 = '\u009b31m\u007f';
 
-const POOL = { poolId: `US-1${TITLE}`, provider: `acme${CLEAR}`, country: 'US', state: `NY${FAKE}`, rotation: null, available: true, note: `x${C1}` };
+const POOL = { poolId: `US-1${TITLE}`, provider: `acme${CLEAR}`, country: 'US', state: `NY${FAKE}`, rotation: null, available: true, note: `x${C1}`, [`odd${TITLE}key`]: `odd${CLEAR}value` };
 const UNIT = {
   proxyRef: 'PRX-1',
   poolId: 'US-1',
@@ -68,6 +68,8 @@ describe('fields from the server', () => {
     expect(out).toContain('acme\\x1b[2J\\x1b[H');
     expect(out).toContain('NY\\r\\nerror: fake line');
     expect(out).toContain('x\\x9b31m\\x7f');
+    // A field the CLI does not know, under a key with control characters, still shows (escaped).
+    expect(out).toContain('odd\\x1b[2J\\x1b[Hvalue');
     // The CR LF in a field does not start a line of its own.
     expect(out.split('\n').some((l) => l.startsWith('error: fake line'))).toBe(false);
   });
