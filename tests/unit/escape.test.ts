@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { escapeControl, escapeDeep } from '../../src/output/escape.js';
 import { cell } from '../../src/output/format.js';
+import { createContext, resolveGlobals } from '../../src/context.js';
+import { fakeIO } from '../helpers/fake-io.js';
 
 describe('escapeControl', () => {
   it('shows C0, DEL and C1 characters as visible escapes', () => {
@@ -39,5 +41,15 @@ describe('cell', () => {
     expect(cell('a\u001bb')).toBe('a\\x1bb');
     expect(cell({ a: '\u007f\u0090' })).toBe('{"a":"\\x7f\\x90"}');
     expect(cell(null)).toBe('-');
+  });
+});
+
+describe('notices and warnings', () => {
+  it('show server text escaped, with the warning colour of our own intact', () => {
+    const io = fakeIO({ env: { FORCE_COLOR: '1' } });
+    const ctx = createContext(io, resolveGlobals({}, io), new AbortController().signal);
+    ctx.notice('page 1 of 2\u001b[2J (3 units)');
+    ctx.warn('receiver said\r\nerror: fake');
+    expect(io.err()).toBe('page 1 of 2\\x1b[2J (3 units)\n\u001b[33mwarning:\u001b[39m receiver said\\r\\nerror: fake\n');
   });
 });
