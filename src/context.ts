@@ -5,6 +5,7 @@ import type { ApiClient } from './api/client.js';
 import type { ConfigStore } from './config/store.js';
 import { shouldColor } from './io.js';
 import { UsageError } from './errors.js';
+import { escapeControl } from './output/escape.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'conn'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -119,10 +120,10 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
     stderrColor,
     canPrompt: io.stdinIsTTY && !globals.noInput,
     notice(message) {
-      if (!globals.quiet) io.stderr.write(`${message}\n`);
+      if (!globals.quiet) io.stderr.write(`${escapeControl(message)}\n`);
     },
     warn(message) {
-      io.stderr.write(`${stderrColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:'} ${message}\n`);
+      io.stderr.write(`${stderrColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:'} ${escapeControl(message)}\n`);
     },
     api() {
       api ??= import('./api/index.js').then((m) => m.createApiClient(ctx, globals.insecure));

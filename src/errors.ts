@@ -141,6 +141,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof InterruptedError) return ExitCode.interrupted;
   if (err instanceof PartialFailureError) return ExitCode.partialFailure;
   if (err instanceof SignatureError) return ExitCode.signatureInvalid;
+  if (err instanceof NotAppliedError) return ExitCode.unavailable;
   return ExitCode.unexpected;
 }
 
@@ -160,6 +161,7 @@ export function errorObject(err: unknown): { error: Record<string, unknown> } {
       },
     };
   }
+  if (err instanceof NotAppliedError) return { error: notAppliedObject(err) };
   if (err instanceof PartialFailureError) {
     return { error: { code: err.code, message: err.message, items: err.outcomes } };
   }
@@ -188,4 +190,35 @@ export class BadResponseError extends NetworkError {
     this.status = f.status;
     this.requestId = f.requestId;
   }
+}
+
+/**
+ * The API answered 200 but with `extended: false`, `removed: false` or `modified: false`. The spec
+ * does not say what false means, so it is never reported as done. Exit 9; the API's answer and
+ * what a re-read found travel with the error (and into `{"error":{...}}`).
+ */
+export class NotAppliedError extends CliError {
+  /** The API's answer, verbatim. */
+  readonly answer: unknown;
+  readonly requestId: string | undefined;
+  /** What reading the unit (and balance) back found, e.g. { expiresAtBefore, expiresAtAfter, expiryMoved }. */
+  readonly found: Record<string, unknown>;
+
+  constructor(message: string, opts: { answer: unknown; requestId?: string | undefined; found?: Record<string, unknown>; hint?: string }) {
+    super(message, { code: 'not_applied', ...(opts.hint ? { hint: opts.hint } : {}) });
+    this.answer = opts.answer;
+    this.requestId = opts.requestId;
+    this.found = opts.found ?? {};
+  }
+}
+
+export function notAppliedObject(err: NotAppliedError): Record<string, unknown> {
+  return {
+    code: err.code,
+    message: err.message,
+    answer: err.answer,
+    ...(err.requestId !== undefined ? { requestId: err.requestId } : {}),
+    ...(Object.keys(err.found).length ? { found: err.found } : {}),
+    ...(err.hint ? { hint: err.hint } : {}),
+  };
 }

@@ -5,8 +5,9 @@ import type { IO } from './io.js';
 import { shouldColor } from './io.js';
 import { OUTPUT_FORMATS, resolveGlobals } from './context.js';
 import type { GlobalOptions } from './context.js';
-import { ApiError, CliError, ExitCode, InterruptedError, exitCodeFor, errorObject } from './errors.js';
+import { ApiError, CliError, ExitCode, InterruptedError, NotAppliedError, exitCodeFor, errorObject } from './errors.js';
 import { VERSION } from './version.js';
+import { escapeControl } from './output/escape.js';
 import type { Runtime } from './commands/action.js';
 import { examples } from './commands/action.js';
 import { registerCommands } from './commands/index.js';
@@ -99,12 +100,14 @@ export function reportError(err: unknown, io: IO, globals: GlobalOptions): void 
   const red = (s: string) => (color ? `\u001b[31m${s}\u001b[39m` : s);
   const dim = (s: string) => (color ? `\u001b[2m${s}\u001b[22m` : s);
   const code = exitCodeFor(err);
+  // Messages, codes and request ids can come from the server: shown escaped, never obeyed.
+  const safe = escapeControl;
   let line: string;
   if (code === ExitCode.unexpected) {
     const msg = err instanceof Error ? err.message : String(err);
     const rid = err instanceof ApiError && err.requestId ? ` (request id ${err.requestId})` : '';
-    line = `${red('error:')} unexpected error: ${msg}${rid}\nThis is a bug in proxyctl; please report it with the command you ran.`;
-    if (globals.debug && err instanceof Error && err.stack) line += `\n${dim(err.stack)}`;
+    line = `${red('error:')} unexpected error: ${safe(msg + rid)}\nThis is a bug in proxyctl; please report it with the command you ran.`;
+    if (globals.debug && err instanceof Error && err.stack) line += `\n${dim(err.stack.split('\n').map(safe).join('\n'))}`;
   } else {
     const e = err as CliError;
     const details: string[] = [];
@@ -113,8 +116,9 @@ export function reportError(err: unknown, io: IO, globals: GlobalOptions): void 
       details.push(`HTTP ${err.status}`);
       if (err.requestId) details.push(`request id ${err.requestId}`);
     }
-    line = `${red('error:')} ${e.message}${details.length ? ` ${dim(`(${details.join(', ')})`)}` : ''}`;
-    if (e.hint) line += `\n${e.hint}`;
+    if (err instanceof NotAppliedError && err.requestId) details.push(`request id ${err.requestId}`);
+    line = `${red('error:')} ${safe(e.message)}${details.length ? ` ${dim(safe(`(${details.join(', ')})`))}` : ''}`;
+    if (e.hint) line += `\n${safe(e.hint)}`;
   }
   io.stderr.write(`${line}\n`);
 }

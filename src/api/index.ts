@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { resolveCredentials } from '../config/credentials.js';
 import type { CacheStore } from '../config/store.js';
 import { userAgent } from '../version.js';
+import { escapeControl } from '../output/escape.js';
 import { ApiClient, type AsyncCache } from './client.js';
 
 export { ApiClient } from './client.js';
@@ -57,7 +58,7 @@ export async function buildApiClient(ctx: Context, url: URL, apiKey: string): Pr
     env: ctx.io.env,
     signal: ctx.signal,
     userAgent: userAgent(),
-    trace: ctx.globals.debug ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
+    trace: ctx.globals.debug ? (line) => ctx.io.stderr.write(`[debug] ${escapeControl(line)}\n`) : undefined,
     cache: discoveryCache(ctx),
   });
   return client;

@@ -1,5 +1,6 @@
 // Small formatting helpers shared by tables: durations, money, bars, connection strings.
 import { PERIODS } from '../api/enums.js';
+import { escapeControl } from './escape.js';
 
 export interface Paint {
   bold(s: string): string;
@@ -61,12 +62,13 @@ export function connString(u: UnitLike): string | undefined {
   return `${u.ip}:${u.port}`;
 }
 
-/** A cell for anything: strings as they are, objects as compact JSON, null/undefined as "-". */
+/** A cell for anything: strings as they are, objects as compact JSON, null/undefined as "-"; control characters escaped. */
 export function cell(v: unknown): string {
   if (v === null || v === undefined) return '-';
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') return escapeControl(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
+  // JSON.stringify leaves DEL and C1 as they are.
+  return escapeControl(JSON.stringify(v) ?? String(v));
 }
 
 export { PERIODS };

@@ -3,9 +3,11 @@
 import { Chalk } from 'chalk';
 import type { Context, OutputFormat } from '../context.js';
 import { UsageError } from '../errors.js';
+import { escapeControl, escapeDeep } from './escape.js';
 import { cell, plainPaint, type Paint } from './format.js';
 
 export * from './format.js';
+export * from './escape.js';
 
 export interface Column<T> {
   header: string;
@@ -63,7 +65,8 @@ function genericColumns<T>(sample: T[]): Column<T>[] {
     if (row && typeof row === 'object') for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
   }
   if (keys.length === 0) return [{ header: 'value', value: (r) => r }];
-  return keys.map((k) => ({ header: k, value: (r: T) => (r as Record<string, unknown>)?.[k] }));
+  // Rows may arrive escaped (keys included), so a key with control characters is looked up both ways.
+  return keys.map((k) => ({ header: escapeControl(k), value: (r: T) => (r as Record<string, unknown>)?.[k] ?? (r as Record<string, unknown>)?.[escapeControl(k)] }));
 }
 
 function flatten(obj: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
@@ -117,7 +120,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
     case 'conn': {
       if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
       for await (const item of iterate(items)) {
-        const line = view.conn(item);
+        const line = view.conn(escapeDeep(item));
         if (line) out.write(`${line}\n`);
         count += 1;
       }
@@ -126,7 +129,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
     case 'csv': {
       let header: string[] | undefined;
       for await (const item of iterate(items)) {
-        const flat = flatten(item);
+        const flat = flatten(escapeDeep(item));
         if (!header) {
           header = Object.keys(flat);
           out.write(`${header.map(csvField).join(',')}\n`);
@@ -141,7 +144,8 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
       for await (const item of iterate(items)) {
         const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
         cols = use;
-        out.write(`${use.map((c) => tsvField(cell(c.value(item as T)))).join('\t')}\n`);
+        const shown = escapeDeep(item as T);
+        out.write(`${use.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
         count += 1;
       }
       break;
@@ -176,7 +180,7 @@ export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>
     chars: COMPACT,
     style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
   });
-  for (const row of rows) table.push(columns.map((c) => (c.format ? c.format(row, paint) : cell(c.value(row)))));
+  for (const row of rows.map((r) => escapeDeep(r))) table.push(columns.map((c) => (c.format ? c.format(row, paint) : cell(c.value(row)))));
   return table.toString();
 }
 
@@ -191,14 +195,15 @@ export async function printObject<T>(ctx: Context, value: T, view: View<T> = {})
     return;
   }
   const fields: Column<T>[] = view.columns ?? genericColumns([value]);
+  const shown = escapeDeep(value);
   if (mode === 'tsv') {
-    for (const f of fields) out.write(`${f.header}\t${tsvField(cell(f.value(value)))}\n`);
+    for (const f of fields) out.write(`${f.header}\t${tsvField(cell(f.value(shown)))}\n`);
     return;
   }
   const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
   const table = new Table({ chars: COMPACT, style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] } });
-  for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(value, paint) : cell(f.value(value)) });
+  for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(shown, paint) : cell(f.value(shown)) });
   out.write(`${table.toString()}\n`);
 }
 
@@ -207,12 +212,12 @@ export async function withSpinner<R>(ctx: Context, text: string, fn: () => Promi
   // A pty without a size (columns 0: script(1), some CI runners) makes ora redraw without end.
   if (!ctx.io.stderrIsTTY || ctx.globals.quiet || !((ctx.io.stderr as NodeJS.WriteStream).columns > 0)) return fn();
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  const spinner = ora({ text: escapeControl(text), stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
   // What the client waits for and for how long ("waiting for api.example.com: 4s of 30s").
   const { describeWait } = await import('../api/activity.js');
   const tick = setInterval(() => {
     const wait = describeWait();
-    spinner.text = wait ? `${text} ${wait}` : text;
+    spinner.text = escapeControl(wait ? `${text} ${wait}` : text);
   }, 500);
   try {
     return await fn();

@@ -2,8 +2,8 @@
 // requests, so steady-state bulk work waits instead of drawing 429s), progress on stderr, Ctrl-C
 // that stops new items but lets started ones finish, and per-item outcomes for the summary.
 import type { Context } from '../context.js';
-import { ApiError, CliError, InterruptedError, PartialFailureError, type ItemOutcome } from '../errors.js';
-import { bar, paintFor, printList, printObject, type View } from '../output/index.js';
+import { ApiError, CliError, InterruptedError, NotAppliedError, PartialFailureError, notAppliedObject, type ItemOutcome } from '../errors.js';
+import { bar, escapeControl, paintFor, printList, printObject, type View } from '../output/index.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -79,7 +79,7 @@ function progressReporter<T>(ctx: Context, total: number, opts: BulkOptions<T>):
     } else {
       // Off a TTY a line per item, so logs (and whoever watches them) see progress as it happens.
       const what = o.ok ? `${opts.verb} ${opts.describe ? opts.describe(o.value) : o.label}` : `failed ${o.label}: ${errorMessage(o.error)}`;
-      ctx.io.stderr.write(`[${done}/${total}] ${what}\n`);
+      ctx.io.stderr.write(`[${done}/${total}] ${escapeControl(what)}\n`);
     }
   };
 }
@@ -89,6 +89,8 @@ export function errorMessage(err: unknown): string {
 }
 
 export function errorSummary(err: unknown): { code: string; message: string; requestId?: string } {
+  // A "false" answer carries the API's answer and what the read-back found into the JSON items.
+  if (err instanceof NotAppliedError) return notAppliedObject(err) as { code: string; message: string };
   const code = err instanceof CliError ? err.code : 'unexpected_error';
   const requestId = err instanceof ApiError ? err.requestId : undefined;
   return { code, message: errorMessage(err), ...(requestId ? { requestId } : {}) };
@@ -110,7 +112,7 @@ export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: stri
     const lines = [`${ok.length} of ${report.total} ${verb}${ok.length ? `: ${ok.map((o) => o.label).join(', ')}` : ''}`];
     for (const f of failed) if (!f.ok) lines.push(`  failed ${f.label}: ${errorMessage(f.error)}`);
     if (report.notStarted) lines.push(`  ${report.notStarted} not started`);
-    ctx.io.stderr.write(`${lines.join('\n')}\n`);
+    ctx.io.stderr.write(`${lines.map(escapeControl).join('\n')}\n`);
   }
   if (report.interrupted) {
     throw new InterruptedError(`interrupted: ${ok.length} ${verb}, ${failed.length} failed, ${report.notStarted} not started`);

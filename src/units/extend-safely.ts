@@ -2,8 +2,9 @@
 // the request provably never left (refused, DNS, connect timeout) or on 429 (the client's
 // 'not-sent' policy). After an ambiguous failure (reset, timeout, 5xx) the unit is read again and
 // its expiry compared with the one read before: later means the extension was applied.
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient, ApiResponse } from '../api/client.js';
 import { ApiError, NetworkError } from '../errors.js';
+import { requireExtended } from './not-applied.js';
 import type { ExtendResult, Unit } from './types.js';
 import * as shapes from '../api/shapes.js';
 
@@ -12,6 +13,10 @@ export interface ExtendInput {
   period: string;
   /** expiresAt read before the attempt; read here when not given. */
   expiresAtBefore?: string | undefined;
+  /** The balance before the batch, compared after an `extended: false` answer. */
+  balanceBefore?: number | undefined;
+  /** True when other extensions run at the same time (they move the balance too). */
+  concurrent?: boolean | undefined;
 }
 
 function ambiguous(err: unknown): boolean {
@@ -26,37 +31,44 @@ function unitPath(ref: string): string {
 export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<ExtendResult> {
   const { ref, period } = input;
   const before = input.expiresAtBefore ?? (await api.get<Unit>(unitPath(ref), shapes.unit)).expiresAt;
+  let res: ApiResponse<ExtendResult>;
   try {
-    const res = await api.request<ExtendResult>('POST', `${unitPath(ref)}/extend`, shapes.extended, { body: { period }, retry: 'not-sent' });
-    return res.data;
+    res = await api.request<ExtendResult>('POST', `${unitPath(ref)}/extend`, shapes.extended, { body: { period }, retry: 'not-sent' });
   } catch (err) {
-    if (!ambiguous(err)) throw err;
-    let after: string | undefined;
-    try {
-      // Not aborted by Ctrl-C: the user needs to know whether this unit was charged.
-      after = (await api.get<Unit>(unitPath(ref), shapes.unit, undefined, { signal: null })).expiresAt;
-    } catch (readErr) {
-      throw new NetworkError(
-        `could not tell whether ${ref} was extended: the request failed (${(err as Error).message}) and reading the unit back failed too (${(readErr as Error).message})`,
-        { code: 'extend_unknown', hint: `check with proxyctl units get ${ref} before extending it again`, cause: err },
-      );
-    }
-    const t0 = before ? Date.parse(before) : NaN;
-    const t1 = after ? Date.parse(after) : NaN;
-    if (Number.isFinite(t0) && Number.isFinite(t1) && t1 > t0) {
-      return { proxyRef: ref, expiresAt: after!, extended: true };
-    }
-    if (Number.isFinite(t0) && Number.isFinite(t1)) {
-      throw new NetworkError(`${ref} was not extended (${(err as Error).message}); its expiry is unchanged, so nothing was charged`, {
-        code: err instanceof ApiError ? err.code : 'extend_not_applied',
-        hint: `it is safe to run proxyctl units extend ${ref} --period ${period} again`,
-        cause: err,
-      });
-    }
-    throw new NetworkError(`could not tell whether ${ref} was extended (${(err as Error).message}): the unit has no readable expiry`, {
-      code: 'extend_unknown',
-      hint: `check with proxyctl units get ${ref} before extending it again`,
+    return recover(api, ref, period, before, err);
+  }
+  // An answer without `extended: true` is not done: src/units/not-applied.ts reads back and says why.
+  return requireExtended(api, res, { ref, period, expiresAtBefore: before, balanceBefore: input.balanceBefore, concurrent: input.concurrent });
+}
+
+/** After an ambiguous failure: the unit's expiry, read again, decides whether it was extended. */
+async function recover(api: ApiClient, ref: string, period: string, before: string | undefined, err: unknown): Promise<ExtendResult> {
+  if (!ambiguous(err)) throw err;
+  let after: string | undefined;
+  try {
+    // Not aborted by Ctrl-C: the user needs to know whether this unit was charged.
+    after = (await api.get<Unit>(unitPath(ref), shapes.unit, undefined, { signal: null })).expiresAt;
+  } catch (readErr) {
+    throw new NetworkError(
+      `could not tell whether ${ref} was extended: the request failed (${(err as Error).message}) and reading the unit back failed too (${(readErr as Error).message})`,
+      { code: 'extend_unknown', hint: `check with proxyctl units get ${ref} before extending it again`, cause: err },
+    );
+  }
+  const t0 = before ? Date.parse(before) : NaN;
+  const t1 = after ? Date.parse(after) : NaN;
+  if (Number.isFinite(t0) && Number.isFinite(t1) && t1 > t0) {
+    return { proxyRef: ref, expiresAt: after!, extended: true };
+  }
+  if (Number.isFinite(t0) && Number.isFinite(t1)) {
+    throw new NetworkError(`${ref} was not extended (${(err as Error).message}); its expiry is unchanged, so nothing was charged`, {
+      code: err instanceof ApiError ? err.code : 'extend_not_applied',
+      hint: `it is safe to run proxyctl units extend ${ref} --period ${period} again`,
       cause: err,
     });
   }
+  throw new NetworkError(`could not tell whether ${ref} was extended (${(err as Error).message}): the unit has no readable expiry`, {
+    code: 'extend_unknown',
+    hint: `check with proxyctl units get ${ref} before extending it again`,
+    cause: err,
+  });
 }

@@ -161,14 +161,14 @@ describe('list, get, expiry', () => {
 });
 
 describe('modify, release', () => {
-  it('PATCH changes credentials and description and says whether anything changed', async () => {
+  it('PATCH changes credentials and description, and answers modified: true for a valid no-op too', async () => {
     const u = (await buy(sb)).body;
     let r = await call(sb, 'PATCH', `/units/${u.proxyRef}`, { body: { description: 'shop #4', credentials: { username: 'newuser', password: 'newpass1' } } });
     expect(r.body).toEqual({ proxyRef: u.proxyRef, modified: true });
     const got = (await call(sb, 'GET', `/units/${u.proxyRef}`)).body;
     expect(got).toMatchObject({ description: 'shop #4', credentials: { username: 'newuser', password: 'newpass1' } });
     r = await call(sb, 'PATCH', `/units/${u.proxyRef}`, { body: { description: 'shop #4' } });
-    expect(r.body).toEqual({ proxyRef: u.proxyRef, modified: false });
+    expect(r.body).toEqual({ proxyRef: u.proxyRef, modified: true });
     r = await call(sb, 'PATCH', `/units/${u.proxyRef}`, { body: { allowedIps: ['1.2.3.4'] } });
     expect(errorOf(r).code).toBe('allowed_ips_invalid');
   });

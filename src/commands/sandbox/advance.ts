@@ -2,12 +2,13 @@
 import type { HandlerInput } from '../action.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
+import { escapeControl } from '../../output/escape.js';
 
 export default async function advance({ args, ctx }: HandlerInput): Promise<number> {
   const raw = String(args[0]);
   const seconds = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw new UsageError(`SECONDS must be a number >= 0, got "${raw}"`);
   const r = await callControl(ctx, 'POST', 'advance', { seconds });
-  ctx.io.stdout.write(ctx.globals.output === 'json' ? `${JSON.stringify(r)}\n` : `sandbox time is now ${String(r.now)}\n`);
+  ctx.io.stdout.write(ctx.globals.output === 'json' ? `${JSON.stringify(r)}\n` : `sandbox time is now ${escapeControl(String(r.now))}\n`);
   return 0;
 }

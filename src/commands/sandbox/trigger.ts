@@ -2,6 +2,7 @@
 import type { HandlerInput } from '../action.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
+import { escapeControl } from '../../output/escape.js';
 
 interface TriggerFlags {
   unit?: string;
@@ -36,7 +37,7 @@ export default async function trigger({ args, flags, ctx }: HandlerInput<Trigger
     ctx.io.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
   } else {
     const deliveries = (r.deliveries as { id: string }[] | undefined) ?? [];
-    ctx.io.stdout.write(`${String(r.event)} fired: ${JSON.stringify(r.data)}\n`);
+    ctx.io.stdout.write(`${escapeControl(`${String(r.event)} fired: ${JSON.stringify(r.data)}`)}\n`);
     ctx.notice(deliveries.length ? `delivery ${deliveries.map((d) => d.id).join(', ')} queued (see proxyctl webhook log)` : 'no webhook is configured, so nothing was delivered');
   }
   return 0;

@@ -2,7 +2,7 @@
 // balance after purchase, and a last confirmation. Flags already given are kept, not asked again.
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { money } from '../../output/index.js';
+import { escapeControl, money } from '../../output/index.js';
 import { describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
 import type { CreateBody } from '../../units/types.js';
 import { PERIODS, parseIPv4, type Protocol } from '../../units/validate.js';
@@ -45,7 +45,7 @@ export async function guidedCreate(
         if (!code) return [];
         const name = typeof c.name === 'string' && c.name !== code ? ` ${c.name}` : '';
         const n = typeof c.poolCount === 'number' ? ` (${c.poolCount} pools)` : '';
-        return [{ name: `${code}${name}${n}`, value: code }];
+        return [{ name: escapeControl(`${code}${name}${n}`), value: code }];
       });
       if (choices.length === 0) throw new UsageError('the server lists no countries; pass --pool instead');
       const country = await select({ message: 'Country', choices, pageSize: 15 }, io);
@@ -62,7 +62,7 @@ export async function guidedCreate(
             const price = (p.prices ?? listPrices)?.[hint];
             const where = [p.provider, p.state, p.rotation ? `rotation ${p.rotation}` : 'no rotation'].filter(Boolean).join(', ');
             return {
-              name: `${p.poolId}  ${where}  ${money(price)}/${hint}`,
+              name: escapeControl(`${p.poolId}  ${where}  ${money(price)}/${hint}`),
               value: p.poolId,
               // The prompt prints this after the name, so the name itself does not say it again.
               disabled: p.available === false ? '(unavailable)' : false,
@@ -100,7 +100,7 @@ export async function guidedCreate(
     const full = body as CreateBody;
     const q = await quote(api, priceFor(prices, full.period, `pool ${full.poolId}`), parsed.count);
     const what = `${parsed.count} × ${full.period} in ${full.poolId} (${full.protocol ?? 'socks5'})`;
-    ctx.io.stderr.write(`${describeQuote(q, what)}\n`);
+    ctx.io.stderr.write(`${escapeControl(describeQuote(q, what))}\n`);
     if (!parsed.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
       // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
       if (!(await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, io))) {

@@ -41,7 +41,9 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
     return;
   }
   assertAffordable(q, what);
-  const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r }, (ref) => extendSafely(api, { ref, period: opts.period }));
+  const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r }, (ref) =>
+    extendSafely(api, { ref, period: opts.period, balanceBefore: q.balanceUsd, concurrent: opts.refs.length > 1 }),
+  );
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }));
   settleBulk(ctx, report, 'extended');
 }

@@ -3,6 +3,7 @@ import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
+import { applied, notModified, type ModifyRequest } from '../../units/not-applied.js';
 import { normaliseAllowIps, parseCredentials, parseRef } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -13,11 +14,7 @@ interface Flags {
   password?: string;
 }
 
-export interface ModifyBody {
-  description?: string;
-  allowedIps?: string[];
-  credentials?: { username: string; password: string };
-}
+export type ModifyBody = ModifyRequest;
 
 export function parseModify(f: Flags): ModifyBody {
   const allowedIps = normaliseAllowIps(f.allowIp);
@@ -35,6 +32,8 @@ export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<
   const api = await ctx.api();
   // A replacement of fields: sending it twice leaves the same unit, so reads' retries are fine.
   const res = await api.request<{ proxyRef: string; modified: boolean }>('PATCH', `/units/${encodeURIComponent(ref)}`, shapes.modified, { body, retry: 'read' });
+  // Only `modified: true` is done; anything else fails with the API's answer and what a re-read found.
+  if (!applied(res.data, 'modified')) throw await notModified(api, ref, body, res.data, res.requestId);
   return res.data;
 }
 
@@ -43,5 +42,4 @@ export default async function handler({ args, flags, ctx }: HandlerInput<Flags>)
   const ref = parseRef(args[0]);
   const result = await run(ref, parseModify(flags), ctx);
   await printObject(ctx, result);
-  if (!result.modified) ctx.notice(`${ref} already had those settings; nothing changed`);
 }

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { assertFormats } from '../../output/index.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { applied, notRemoved } from '../../units/not-applied.js';
 import { parseRefs } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -38,6 +39,8 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
   const api = await ctx.api();
   const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r }, async (ref) => {
     const res = await api.request<Removed>('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
+    // Only `removed: true` is a release; anything else fails this item with the API's answer.
+    if (!applied(res.data, 'removed')) throw await notRemoved(api, ref, res.data, res.requestId);
     return res.data;
   });
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));

@@ -5,7 +5,7 @@
 import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
-import { assertFormats, outputMode, paintFor } from '../../output/index.js';
+import { assertFormats, escapeDeep, outputMode, paintFor } from '../../output/index.js';
 import { summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';
 import { startReceiver, type ReceiverRecord } from '../../webhooks/receiver.js';
 import * as shapes from '../../api/shapes.js';
@@ -131,7 +131,7 @@ export default async function run({ flags, ctx }: HandlerInput<ListenFlags>): Pr
       onRecord: (r) => {
         if (r.type === 'delivery') received += 1;
         else rejected += 1;
-        ctx.io.stdout.write(`${jsonl ? JSON.stringify(r) : describeRecord(r, paint)}\n`);
+        ctx.io.stdout.write(`${jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)}\n`);
       },
     });
   } catch (err) {

@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { assertFormats, cell, humanDuration, outputMode, paintFor, printList } from '../../output/index.js';
+import { assertFormats, cell, escapeDeep, humanDuration, outputMode, paintFor, printList } from '../../output/index.js';
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
 import { attemptsOf, deliveryColumns, paintStatus } from './views.js';
@@ -102,7 +102,7 @@ async function poll(api: ApiClient, query: Query & { pageSize: number }, tracker
   const horizon = tracker.horizon();
   const items: Delivery[] = [];
   for (let page = 1; page <= MAX_PAGES_PER_POLL; page++) {
-    const body = await api.get<DeliveryPage>('/webhook/deliveries', { ...query, page });
+    const body = await api.get<DeliveryPage>('/webhook/deliveries', shapes.deliveryPage, { ...query, page });
     const data = Array.isArray(body?.data) ? body.data : [];
     items.push(...data);
     const p = body?.pagination;
@@ -123,7 +123,7 @@ async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<n
       // The first poll shows what is already there, then only what changes.
       const changes = tracker.diff(items, first);
       for (const c of first ? changes.slice(-SHOWN_AT_START) : changes) {
-        ctx.io.stdout.write(`${jsonl ? JSON.stringify(c) : describeChange(c, ctx.now(), paint)}\n`);
+        ctx.io.stdout.write(`${jsonl ? JSON.stringify(c) : describeChange(escapeDeep(c), ctx.now(), paint)}\n`);
       }
       // Said once the starting point is read: from here on every new delivery and change shows.
       if (first) ctx.notice(`Following the delivery log (every ${opts.intervalMs / 1000}s); Ctrl-C to stop.`);

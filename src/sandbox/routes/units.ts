@@ -130,20 +130,23 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
 export function modifyUnit(w: World, req: ApiRequest): Reply {
   const u = findUnit(w, req.params.proxyRef);
   const b = bodyObject(req.body, true);
-  let modified = false;
+  // `modified` answers "was the request applied": a valid PATCH that finds the unit already as
+  // asked is applied too (true), so a repeated modify is not a failure. The spec gives only
+  // `modified: boolean`; proxyctl treats false as "not done". Events fire only on a real change.
+  let changed = false;
   if (b.credentials !== undefined && b.credentials !== null) {
     if (u.protocol === 'http_noauth') throw badRequest('credentials do not apply to an http_noauth unit; change its protocol first');
     const c = parseCredentials(b.credentials)!;
     if (c.username !== u.credentials?.username || c.password !== u.credentials?.password) {
       u.credentials = c;
-      modified = true;
+      changed = true;
     }
   }
   if (b.description !== undefined) {
     if (typeof b.description !== 'string' || b.description.length > 500) throw badRequest('description must be a string of at most 500 characters');
     if (b.description !== u.description) {
       u.description = b.description;
-      modified = true;
+      changed = true;
     }
   }
   if (b.allowedIps !== undefined) {
@@ -151,14 +154,14 @@ export function modifyUnit(w: World, req: ApiRequest): Reply {
     const ips = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 100, '1 to 100 IPv4 addresses (the replacement list)');
     if (ips.join(',') !== u.allowedIps.join(',')) {
       u.allowedIps = ips;
-      modified = true;
+      changed = true;
     }
   }
-  if (modified) {
+  if (changed) {
     w.emit('unit.modified', { proxyRef: u.proxyRef });
     w.persist();
   }
-  return { status: 200, body: { proxyRef: u.proxyRef, modified } };
+  return { status: 200, body: { proxyRef: u.proxyRef, modified: true } };
 }
 
 export function releaseUnit(w: World, req: ApiRequest): Reply {
