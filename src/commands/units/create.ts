@@ -8,6 +8,7 @@ import { assertFormats, printObject } from '../../output/index.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
 import { countBoughtEarlier, createSafely, rememberPurchase } from '../../units/create-safely.js';
 import { newBaseKey } from '../../units/idempotency.js';
+import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import {
@@ -95,6 +96,7 @@ export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise
       const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal: ctx.signal });
       keys[i] = out.idempotencyKey;
       if (!out.ok) throw out.error;
+      inFlight.bought(out.unit.proxyRef, baseKey);
       await rememberPurchase(api, baseKey, i, out.unit.proxyRef);
       return out.unit;
     },
