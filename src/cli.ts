@@ -37,7 +37,10 @@ export function run(): void {
   // EPIPE (e.g. `proxyctl units list | head`): the reader has what it wanted; not an error worth
   // a stack trace, and nothing more can reach it.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') void exitWhenDrained(0, [process.stderr]);
+    if (err.code === 'EPIPE') {
+      readerGone = true;
+      void exitWhenDrained(0, [process.stderr]);
+    }
     else throw err;
   });
   process.stderr.on('error', () => {
@@ -53,13 +56,18 @@ export function run(): void {
   );
 }
 
+/** Set on EPIPE: whoever read stdout stopped early (`| head`), which is not a failure. */
+let readerGone = false;
+
 /**
  * Exits once everything written to the streams has reached the OS. Writes to a pipe are
  * asynchronous: process.exit() with output still queued cut `units list --all --json | slow-reader`
  * short while reporting success. Exiting explicitly (rather than letting the event loop empty)
  * keeps idle keep-alive sockets and timers from holding the process open once the command is done.
  */
-async function exitWhenDrained(code: number, streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): Promise<void> {
+async function exitWhenDrained(exitCode: number, streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): Promise<void> {
+  // Once the reader has gone, the command finishing meanwhile must not turn the quiet 0 into its own code.
+  const code = readerGone ? 0 : exitCode;
   process.exitCode = code;
   await Promise.all(streams.map(drained));
   process.exit(code);
