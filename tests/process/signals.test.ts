@@ -86,9 +86,9 @@ function keysInFlight(k: Kit): string[] {
 
 const baseKeyOf = (stderr: string) => /idempotency key ([0-9a-f-]{36})/.exec(stderr)?.[1];
 
-/** `units create --count 30 --json`, sent SIGINT with 3 units bought and 4 held on the wire. */
-async function interruptedJsonBatch(k: Kit, pool: string, g: Gate): Promise<{ child: ResultPromise }> {
-  const child = execa('node', [BIN, 'units', 'create', '--pool', pool, '--period', '3h', '--count', '30', '--json'], { reject: false, env: env(k), timeout: 60_000 });
+/** `units create --count 30` (--json unless told), sent SIGINT with 3 units bought and 4 held on the wire. */
+async function interruptedBatch(k: Kit, pool: string, g: Gate, format = ['--json']): Promise<{ child: ResultPromise }> {
+  const child = execa('node', [BIN, 'units', 'create', '--pool', pool, '--period', '3h', '--count', '30', ...format], { reject: false, env: env(k), timeout: 60_000 });
   await Promise.all([stderrShows(child, `[${PASS_FIRST}/30] created`), g.held(LANES)]);
   const waiting = stderrShows(child, `letting ${LANES} purchases in flight finish`);
   child.kill('SIGINT');
@@ -100,7 +100,7 @@ async function interruptedJsonBatch(k: Kit, pool: string, g: Gate): Promise<{ ch
 describe('signals during a bulk create', () => {
   it('SIGINT mid-batch: in-flight purchases finish, every unit bought is printed (--json), exit 130', async () => {
     const { kit, pool, price, gate } = await setup();
-    const { child } = await interruptedJsonBatch(kit, pool, gate);
+    const { child } = await interruptedBatch(kit, pool, gate);
     gate.release();
     const r = await child;
     expect(r.exitCode).toBe(130);
@@ -138,9 +138,21 @@ describe('signals during a bulk create', () => {
     expect(r.stderr).toContain(`--idempotency-key ${baseKeyOf(String(r.stderr))}`);
   }, 90_000);
 
+  it('SIGINT mid-batch without a format: the table lists every unit bought', async () => {
+    const { kit, pool, gate } = await setup();
+    const { child } = await interruptedBatch(kit, pool, gate, ['--no-color']);
+    gate.release();
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    const s = await kit.state();
+    expect(s.units).toHaveLength(PASS_FIRST + LANES);
+    const rows = String(r.stdout).split('\n').filter((l) => /PRX-\d+/.test(l));
+    expect(rows.map((l) => /PRX-\d+/.exec(l)![0]).sort()).toEqual(s.units.map((u) => u.proxyRef).sort());
+  }, 90_000);
+
   it('a second SIGINT exits at once and names the purchases in flight with their keys; a re-run settles them', async () => {
     const { kit, pool, price, gate } = await setup();
-    const { child } = await interruptedJsonBatch(kit, pool, gate);
+    const { child } = await interruptedBatch(kit, pool, gate);
     child.kill('SIGINT');
     // The gate is still closed: proxyctl exits while its 4 purchases are held by the server.
     const r = await child;
@@ -151,7 +163,8 @@ describe('signals during a bulk create', () => {
     expect(stderr).toContain(`outcome unknown for ${LANES} purchases`);
     for (const k of held) expect(stderr).toContain(`idempotency key ${k}`);
     const before = await kit.state();
-    expect(stderr).toContain(`bought before the interrupt (not printed): ${before.units.map((u) => u.proxyRef).join(', ')}`);
+    const named = /bought before the interrupt \(not printed\): (.*)/.exec(stderr)?.[1]?.split(', ').sort();
+    expect(named).toEqual(before.units.map((u) => u.proxyRef).sort());
     const key = baseKeyOf(stderr)!;
     expect(stderr).toContain(`re-run the same command with --idempotency-key ${key}`);
 
