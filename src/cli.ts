@@ -37,11 +37,9 @@ export function run(): void {
   // EPIPE (e.g. `proxyctl units list | head`): the reader has what it wanted; not an error worth
   // a stack trace, and nothing more can reach it.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') {
-      readerGone = true;
-      void exitWhenDrained(0, [process.stderr]);
-    }
-    else throw err;
+    if (err.code !== 'EPIPE') throw err;
+    readerGone = true;
+    void exitWhenDrained(0, [process.stderr]);
   });
   process.stderr.on('error', () => {
     // Nowhere left to report a failing stderr; stdout and the exit code still tell the story.

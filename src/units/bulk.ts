@@ -105,7 +105,8 @@ export function itemOutcomes(report: BulkReport<unknown>): ItemOutcome[] {
 
 /**
  * After the results are printed: the summary on stderr and the error that sets the exit code.
- * Ctrl-C → 130; everything failed → that failure's own code; some failed → 10.
+ * Ctrl-C → 130; stopped early (`BulkOptions.stop`) → `stopError`; everything failed → that
+ * failure's own code; some failed → 10.
  */
 export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: string, stopError?: (succeeded: number) => CliError): void {
   const ok = report.outcomes.filter((o) => o.ok);
