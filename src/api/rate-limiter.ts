@@ -34,6 +34,9 @@ export function parseRateHeaders(headers: Record<string, string>, nowMs: number)
   };
 }
 
+/** How long past a window's announced reset we wait before counting on a fresh window. */
+const RESET_SLACK_MS = 250;
+
 export class RateBudget {
   private limit: number | undefined;
   /** Requests we may still send in the current window; undefined until a response seeds it. */
@@ -59,9 +62,10 @@ export class RateBudget {
     for (;;) {
       if (this.remaining === undefined) break;
       const now = this.now();
-      if (this.resetAt > 0 && now >= this.resetAt) {
-        // The window rolled over: the full limit again, until a response re-seeds the window.
-        this.remaining = this.limit ?? 1;
+      if (this.resetAt > 0 && now >= this.resetAt + RESET_SLACK_MS) {
+        // The window rolled over: the full limit again, less the requests still in flight (they
+        // may be counted in the new window), until a response re-seeds the window.
+        this.remaining = Math.max(0, (this.limit ?? 1) - this.inFlight);
         this.resetAt = 0;
       }
       if (this.remaining > 0) break;
@@ -70,14 +74,12 @@ export class RateBudget {
         break;
       }
       // Spent: wait for the window to end (a little past it: Reset has one-second granularity),
-      // or, when the end is unknown, for an in-flight response to tell us.
-      if (this.resetAt > 0) {
-        await this.sleep(this.resetAt - now + 250, signal);
-        this.remaining = this.limit ?? 1;
-        this.resetAt = 0;
-      } else {
-        await this.sleep(100, signal);
-      }
+      // or, when the end is unknown, for an in-flight response to tell us. Then look again rather
+      // than assume the full limit: answers that came in meanwhile may say we are already in a
+      // newer window with part of it used (the server's window starts with its first request, so
+      // it can end up to a second before the rounded-up Reset we knew). Assuming the full limit
+      // there sent a burst into a window that could not take it: the paced-bulk 429.
+      await this.sleep(this.resetAt > 0 ? this.resetAt - now + RESET_SLACK_MS : 100, signal);
     }
     if (this.remaining !== undefined) this.remaining -= 1;
     this.inFlight += 1;

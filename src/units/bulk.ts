@@ -15,6 +15,8 @@ export interface BulkReport<R> {
   total: number;
   notStarted: number;
   interrupted: boolean;
+  /** Stopped early by `BulkOptions.stop` (not by Ctrl-C). */
+  stopped: boolean;
 }
 
 export interface BulkOptions<T> {
@@ -24,6 +26,8 @@ export interface BulkOptions<T> {
   concurrency?: number;
   /** A short description of a success for the per-item line, e.g. the new proxyRef. */
   describe?: (value: unknown) => string;
+  /** Aborted when the rest of the batch is not worth starting (see UpstreamBreaker). */
+  stop?: AbortSignal;
 }
 
 export async function runBulk<T, R>(
@@ -37,7 +41,7 @@ export async function runBulk<T, R>(
   let next = 0;
   const lane = async () => {
     for (;;) {
-      if (ctx.signal.aborted || next >= items.length) return;
+      if (ctx.signal.aborted || opts.stop?.aborted || next >= items.length) return;
       const index = next++;
       const item = items[index]!;
       const label = opts.label(item, index);
@@ -57,7 +61,8 @@ export async function runBulk<T, R>(
   await Promise.all(Array.from({ length: lanes }, lane));
   progress(undefined);
   const outcomes = results.filter((o): o is Outcome<R> => o !== undefined);
-  return { outcomes, total: items.length, notStarted: items.length - outcomes.length, interrupted: ctx.signal.aborted };
+  const interrupted = ctx.signal.aborted;
+  return { outcomes, total: items.length, notStarted: items.length - outcomes.length, interrupted, stopped: !interrupted && opts.stop?.aborted === true };
 }
 
 function progressReporter<T>(ctx: Context, total: number, opts: BulkOptions<T>): (o: Outcome<unknown> | undefined) => void {
@@ -102,13 +107,14 @@ export function itemOutcomes(report: BulkReport<unknown>): ItemOutcome[] {
 
 /**
  * After the results are printed: the summary on stderr and the error that sets the exit code.
- * Ctrl-C → 130; everything failed → that failure's own code; some failed → 10.
+ * Ctrl-C → 130; stopped early (`BulkOptions.stop`) → `stopError`; everything failed → that
+ * failure's own code; some failed → 10.
  */
-export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: string): void {
+export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: string, stopError?: (succeeded: number) => CliError): void {
   const ok = report.outcomes.filter((o) => o.ok);
   const failed = report.outcomes.filter((o) => !o.ok);
   const many = report.total > 1;
-  if (many && (failed.length > 0 || report.interrupted)) {
+  if (many && (failed.length > 0 || report.interrupted || report.stopped)) {
     const lines = [`${ok.length} of ${report.total} ${verb}${ok.length ? `: ${ok.map((o) => o.label).join(', ')}` : ''}`];
     for (const f of failed) if (!f.ok) lines.push(`  failed ${f.label}: ${errorMessage(f.error)}`);
     if (report.notStarted) lines.push(`  ${report.notStarted} not started`);
@@ -117,6 +123,7 @@ export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: stri
   if (report.interrupted) {
     throw new InterruptedError(`interrupted: ${ok.length} ${verb}, ${failed.length} failed, ${report.notStarted} not started`);
   }
+  if (report.stopped && stopError) throw stopError(ok.length);
   if (failed.length === 0) return;
   // Nothing succeeded: not a partial failure; the (first) failure's own exit code says what went wrong.
   if (ok.length === 0) throw (failed[0] as { error: unknown }).error;
@@ -146,4 +153,29 @@ export async function printOutcomes<R>(
   // Every item failed: the summary on stderr says so; an empty list would add "No units found.".
   if (rows.length === 0) return;
   await printList(ctx, rows as R[], views.many);
+}
+
+/**
+ * Stops a batch on a pool that keeps failing upstream: after `limit` consecutive items failed
+ * with a refunded 503, the rest would only repeat it (4 requests per item, and again on a re-run).
+ */
+export class UpstreamBreaker {
+  private readonly controller = new AbortController();
+  private consecutive = 0;
+  /** Items that failed with a refund (nothing charged). */
+  refunded = 0;
+
+  constructor(private readonly limit = 3) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Called with each item's outcome, in the order they complete. */
+  record(ok: boolean, error?: unknown): void {
+    const upstream = !ok && error instanceof ApiError && error.status === 503;
+    if (upstream) this.refunded += 1;
+    this.consecutive = upstream ? this.consecutive + 1 : 0;
+    if (this.consecutive >= this.limit) this.controller.abort();
+  }
 }

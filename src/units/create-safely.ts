@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/client.js';
 import { abortableSleep } from '../api/client.js';
 import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../errors.js';
 import { deriveIdempotencyKey } from './idempotency.js';
+import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
 import * as shapes from '../api/shapes.js';
 
@@ -119,7 +120,9 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
   for (;;) {
     if (opts.signal.aborted) return { ok: false, error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(), idempotencyKey: key };
     try {
-      const res = await api.request<Unit>('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' });
+      // Registered while on the wire: a second Ctrl-C exits without waiting and names this key.
+      const res = await purchasesInFlight.during({ what: `purchase #${opts.index + 1}`, idempotencyKey: key, resumeKey: opts.baseKey }, () =>
+        api.request<Unit>('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' }));
       return { ok: true, unit: res.data, idempotencyKey: key };
     } catch (err) {
       if (err instanceof InterruptedError) {

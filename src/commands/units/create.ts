@@ -3,11 +3,12 @@
 import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
-import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
 import { countBoughtEarlier, createSafely, rememberPurchase } from '../../units/create-safely.js';
 import { newBaseKey } from '../../units/idempotency.js';
+import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import {
@@ -88,14 +89,19 @@ export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise
 
   const keys: string[] = [];
   const indices = Array.from({ length: opts.count }, (_, i) => i);
+  const breaker = new UpstreamBreaker();
+  // Items still retrying when the breaker trips stop at their next attempt, as on Ctrl-C.
+  const signal = AbortSignal.any([ctx.signal, breaker.signal]);
   const report = await runBulk(
     ctx,
     indices,
-    { verb: 'created', label: (i) => `#${i + 1}`, describe: (u) => (u as Unit).proxyRef },
+    { verb: 'created', label: (i) => `#${i + 1}`, describe: (u) => (u as Unit).proxyRef, stop: breaker.signal },
     async (i) => {
-      const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal: ctx.signal });
+      const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal });
       keys[i] = out.idempotencyKey;
+      breaker.record(out.ok, out.ok ? undefined : out.error);
       if (!out.ok) throw out.error;
+      inFlight.bought(out.unit.proxyRef, baseKey);
       await rememberPurchase(api, baseKey, i, out.unit.proxyRef);
       return out.unit;
     },
@@ -105,8 +111,14 @@ export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise
 
   await printOutcomes(ctx, report, { one: unitDetailView, many: unitView }, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   const failed = report.outcomes.some((o) => !o.ok);
-  if ((failed || report.interrupted) && opts.count > 1) ctx.notice(`to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
-  settleBulk(ctx, report, 'created');
+  if ((failed || report.interrupted || report.stopped) && opts.count > 1) ctx.notice(`to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
+  settleBulk(ctx, report, 'created', (succeeded) => upstreamStopError(opts.body.poolId, breaker.refunded, succeeded, report));
+}
+
+function upstreamStopError(poolId: string, refunded: number, succeeded: number, report: BulkReport<unknown>): CliError {
+  const message = `pool ${poolId} is failing upstream; stopped; nothing charged for the ${refunded} failed item${refunded === 1 ? '' : 's'}`;
+  if (succeeded > 0) return new PartialFailureError(message, itemOutcomes(report));
+  return new ApiError({ status: 503, code: 'pool_failing_upstream', message }, 'try another pool (proxyctl pools), or this one again later');
 }
 
 export default async function handler({ flags, ctx }: HandlerInput<Flags>): Promise<void> {
