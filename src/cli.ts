@@ -2,6 +2,7 @@
 import { main } from './main.js';
 import type { IO } from './io.js';
 import { inFlight } from './in-flight.js';
+import { escapeControl } from './output/escape.js';
 
 export function run(): void {
   const controller = new AbortController();
@@ -48,7 +49,9 @@ export function run(): void {
   main(process.argv.slice(2), io, { signal: controller.signal }).then(
     (code) => exitWhenDrained(code),
     (err: unknown) => {
-      process.stderr.write(`unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      // Last resort (main() reports everything it can): still no raw control characters from a server.
+      const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      process.stderr.write(`unexpected error: ${text.split('\n').map((l) => escapeControl(l)).join('\n')}\n`);
       return exitWhenDrained(1);
     },
   );

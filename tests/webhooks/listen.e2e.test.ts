@@ -127,7 +127,8 @@ describe('webhook listen (built binary) with the sandbox', () => {
       }
       const second = await listener.waitFor((r) => r.deliveryId === 'dlv_b' && r.forward !== undefined, 'the redelivery');
       expect(second).toMatchObject({ eventId: 'evt_hand_1', redelivery: true, seen: 2 });
-      const first = listener.records.find((r) => r.deliveryId === 'dlv_a')!;
+      // The listener may print the two records in either order: wait for each, never assume.
+      const first = await listener.waitFor((r) => r.deliveryId === 'dlv_a' && r.forward !== undefined, 'the first delivery');
       expect(first).toMatchObject({ redelivery: false, seen: 1 });
       const handRelays = target.got.filter((g) => g.headers['x-service-event'] === 'unit.released');
       expect(handRelays).toHaveLength(2);
