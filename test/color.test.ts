@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shouldColor } from '../src/io.js';
 import { createContext, resolveGlobals } from '../src/context.js';
-import { fakeIO } from './helpers/fake-io.js';
+import { fakeIO } from './helpers/index.js';
 
 describe('colour decision', () => {
   it.each([

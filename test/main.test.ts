@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
-import { fakeIO } from './helpers/fake-io.js';
+import { fakeIO } from './helpers/index.js';
 import pkg from '../package.json' with { type: 'json' };
 
 describe('main() in-process', () => {

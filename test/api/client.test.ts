@@ -4,7 +4,7 @@ import { ApiError, NetworkError } from '../../src/errors.js';
 import { parseReset } from '../../src/api/rate-limiter.js';
 import { parseRetryAfter } from '../../src/api/response.js';
 import { raw } from '../../src/api/shapes.js';
-import { json, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { json, type ScriptedServer, startScriptedServer } from '../helpers/index.js';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {

@@ -2,9 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOperations } from '../../src/api/discovery.js';
-import { KEY, startFakeApi, useFakeApi, type FakeApi } from '../helpers/fake-api.js';
-import { runCli, tempConfig } from '../helpers/in-process.js';
-import { json } from '../helpers/scripted-server.js';
+import { FAKE_API_KEY as KEY, type FakeApi, json, runMain, startFakeApi, tempHome, useFakeApi } from '../helpers/index.js';
 
 /** An OpenAPI document that serves the three operations at other paths, as a real server may. */
 const ALT_OPENAPI = {
@@ -60,7 +58,7 @@ describe('discover() cache', () => {
     const { discover, DISCOVERY_TTL_MS } = await import('../../src/api/discovery.js');
     const { ApiClient } = await import('../../src/api/client.js');
     let served = 0;
-    const { startScriptedServer } = await import('../helpers/scripted-server.js');
+    const { startScriptedServer } = await import('../helpers/index.js');
     const s = await startScriptedServer((_req, res) => {
       served += 1;
       json(res, 200, ALT_OPENAPI);
@@ -109,7 +107,7 @@ describe('discovery in a command', () => {
   });
 
   it('uses the discovered path and caches it per base URL in the config dir', async () => {
-    let r = await runCli(['me', 'username', 'set', 'acme_01', '--json'], { env: env(), configDir: cfg.configDir });
+    let r = await runMain(['me', 'username', 'set', 'acme_01', '--json'], { env: env(), configDir: cfg.configDir });
     expect(r.code).toBe(0);
     expect(api.requests.map((q) => `${q.method} ${q.url}`)).toEqual([
       'GET /api/reseller/v1/openapi.json',
@@ -118,17 +116,17 @@ describe('discovery in a command', () => {
     const cache = JSON.parse(readFileSync(join(cfg.configDir, 'config.json'), 'utf8')).cache;
     expect(cache[`discovery:${api.url}`].ops.pinUsername).toEqual({ method: 'POST', path: '/account/login-name' });
     api.requests.length = 0;
-    r = await runCli(['me', 'username', 'clear'], { env: env(), configDir: cfg.configDir });
+    r = await runMain(['me', 'username', 'clear'], { env: env(), configDir: cfg.configDir });
     expect(r.code).toBe(0);
     // Cached: no second look at openapi.json within the TTL.
     expect(api.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['POST /api/reseller/v1/account/login-name']);
   });
 
   it('falls back to the default path when openapi.json is unparsable', async () => {
-    const other = tempConfig();
+    const other = tempHome();
     openapiServed = 'broken';
     try {
-      const r = await runCli(['me', 'username', 'set', 'acme_02'], { env: env(), configDir: other.configDir });
+      const r = await runMain(['me', 'username', 'set', 'acme_02'], { env: env(), configDir: other.configDir });
       expect(r.code).toBe(0);
       expect(api.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['GET /api/reseller/v1/openapi.json', 'PUT /api/reseller/v1/me/proxy-username']);
     } finally {
@@ -148,16 +146,16 @@ describe('the key never appears in output', () => {
         return true;
       },
     });
-    const cfg = tempConfig();
+    const cfg = tempHome();
     try {
       const env = { PROXYCTL_API_KEY: KEY, PROXYCTL_BASE_URL: api.url };
-      const r = await runCli(['--debug', 'pools', 'get', 'DE-3'], { env, configDir: cfg.configDir });
+      const r = await runMain(['--debug', 'pools', 'get', 'DE-3'], { env, configDir: cfg.configDir });
       expect(r.code).toBe(0);
       expect(r.err).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/reseller\/v1\/pools\/DE-3/);
       expect(r.err).toMatch(/← 200 .*request-id=req_test_\w+ \d+ms/);
       const outputs = [r.out, r.err];
       for (const argv of [['--debug', 'api', 'GET', '/echo'], ['--debug', 'api', 'GET', '/echo', '--json'], ['--debug', 'me', 'username', 'set', 'okname']]) {
-        const x = await runCli(argv, { env, configDir: cfg.configDir });
+        const x = await runMain(argv, { env, configDir: cfg.configDir });
         outputs.push(x.out, x.err);
       }
       for (const o of outputs) expect(o).not.toContain(KEY);

@@ -4,8 +4,7 @@
 // (exit 1) and none an empty success (exit 0).
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { json, startScriptedServer, type RecordedRequest, type ScriptedServer } from '../helpers/scripted-server.js';
+import { json, proxyctl, rawBody, type RecordedRequest, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
 
 const KEY = 'sk_test_hostile_0123456789';
 const UNIT = { proxyRef: 'PRX-1', poolId: 'US-1', ip: '203.0.113.1', port: 10001, protocol: 'socks5', credentials: { username: 'u', password: 'p' }, status: 'ACTIVE', expiresAt: '2030-01-01T00:00:00.000Z' };
@@ -39,16 +38,11 @@ async function run(args: string[], baseUrl = server.url): Promise<{ exitCode: nu
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-function raw(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_hostile', ...headers });
-  res.end(body);
-}
-
 const lastJsonLine = (s: string) => JSON.parse(s.trim().split('\n').at(-1)!) as { error: Record<string, unknown> };
 
 describe('bodies that are not what the command needs', () => {
   it('an empty 200 body is exit 9, not a crash', async () => {
-    route = (_q, res) => raw(res, 200, '');
+    route = (_q, res) => rawBody(res, 200, '');
     const r = await run(['account']);
     expect(r.exitCode).toBe(9);
     expect(r.stdout).toBe('');
@@ -57,7 +51,7 @@ describe('bodies that are not what the command needs', () => {
   });
 
   it('a null body is exit 9, with the JSON error carrying status and request id', async () => {
-    route = (_q, res) => raw(res, 200, 'null');
+    route = (_q, res) => rawBody(res, 200, 'null');
     const r = await run(['account', '--json']);
     expect(r.exitCode).toBe(9);
     expect(r.stdout).toBe('');
@@ -71,7 +65,7 @@ describe('bodies that are not what the command needs', () => {
   });
 
   it('a list whose data is not an array is exit 9, not "No units found." with exit 0', async () => {
-    route = (_q, res) => raw(res, 200, JSON.stringify({ data: { items: [UNIT] }, pagination: { page: 1, hasNext: false } }));
+    route = (_q, res) => rawBody(res, 200, JSON.stringify({ data: { items: [UNIT] }, pagination: { page: 1, hasNext: false } }));
     const r = await run(['units', 'list', '--all', '-o', 'csv']);
     expect(r.exitCode).toBe(9);
     expect(r.stdout).toBe('');
@@ -79,14 +73,14 @@ describe('bodies that are not what the command needs', () => {
   });
 
   it('a null item in a list is exit 9 naming the item', async () => {
-    route = (_q, res) => raw(res, 200, JSON.stringify({ data: [UNIT, null], pagination: { page: 1, hasNext: false } }));
+    route = (_q, res) => rawBody(res, 200, JSON.stringify({ data: [UNIT, null], pagination: { page: 1, hasNext: false } }));
     const r = await run(['units', 'list']);
     expect(r.exitCode).toBe(9);
     expect(r.stderr).toContain('expected a page of units, but data[1] is null, not an object');
   });
 
   it('a unit whose proxyRef is not a string is exit 9', async () => {
-    route = (_q, res) => raw(res, 200, JSON.stringify({ ...UNIT, proxyRef: 5 }));
+    route = (_q, res) => rawBody(res, 200, JSON.stringify({ ...UNIT, proxyRef: 5 }));
     const r = await run(['units', 'get', 'PRX-1']);
     expect(r.exitCode).toBe(9);
     expect(r.stderr).toContain('expected a unit, but proxyRef is a number, not a string');
@@ -105,7 +99,7 @@ describe('a purchase whose answer cannot be read', () => {
   const posts = () => server.requests.filter((q) => q.method === 'POST');
 
   it('a 201 that is not a unit is asked once more with the same key, then reported unknown with the key (--count 1)', async () => {
-    shop((res) => raw(res, 201, JSON.stringify({ ok: true })));
+    shop((res) => rawBody(res, 201, JSON.stringify({ ok: true })));
     const r = await run(['units', 'create', '--pool', 'US-1', '--period', '7d', '--count', '1']);
     expect(r.exitCode).toBe(9);
     expect(r.stdout).toBe('');
@@ -118,7 +112,7 @@ describe('a purchase whose answer cannot be read', () => {
   });
 
   it('an empty 201 in JSON mode: the error object has the idempotency key to settle it', async () => {
-    shop((res) => raw(res, 201, ''));
+    shop((res) => rawBody(res, 201, ''));
     const r = await run(['units', 'create', '--pool', 'US-1', '--period', '7d', '--json']);
     expect(r.exitCode).toBe(9);
     expect(posts()).toHaveLength(2);
@@ -129,7 +123,7 @@ describe('a purchase whose answer cannot be read', () => {
 
   it('a 201 whose answer is readable the second time is a success, bought once', async () => {
     let n = 0;
-    shop((res) => (++n === 1 ? raw(res, 201, '') : json(res, 201, UNIT)));
+    shop((res) => (++n === 1 ? rawBody(res, 201, '') : json(res, 201, UNIT)));
     const r = await run(['units', 'create', '--pool', 'US-1', '--period', '7d', '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(UNIT);
@@ -146,7 +140,7 @@ describe('an extension whose answer cannot be read', () => {
       if (q.url === '/api/reseller/v1/prices') return json(res, 200, { prices: { '7d': 2 } });
       if (q.url === '/api/reseller/v1/account') return json(res, 200, { balanceUsd: 100 });
       if (q.method === 'GET' && q.url === '/api/reseller/v1/units/PRX-1') return json(res, 200, { ...UNIT, expiresAt: expiries[Math.min(reads++, expiries.length - 1)] });
-      if (q.method === 'POST' && q.url === '/api/reseller/v1/units/PRX-1/extend') return raw(res, 200, 'null');
+      if (q.method === 'POST' && q.url === '/api/reseller/v1/units/PRX-1/extend') return rawBody(res, 200, 'null');
       json(res, 404, { error: { code: 'not_found', message: 'no' } });
     };
   }

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfig } from '../helpers/in-process.js';
+import { runMain, tempHome } from '../helpers/index.js';
 
 type Behaviour = 'close' | 'silent' | '407';
 
@@ -19,7 +19,7 @@ async function startProxy(behaviour: Behaviour): Promise<{ url: string; server: 
 }
 
 describe('HTTPS_PROXY failures', () => {
-  const cfg = tempConfig();
+  const cfg = tempHome();
   const proxies: Partial<Record<Behaviour, { url: string; server: Server }>> = {};
   beforeAll(async () => {
     for (const b of ['close', 'silent', '407'] as const) proxies[b] = await startProxy(b);
@@ -37,7 +37,7 @@ describe('HTTPS_PROXY failures', () => {
   ] as const) {
     it(`a proxy that ${behaviour === 'close' ? 'hangs up' : behaviour === 'silent' ? 'never answers' : 'answers 407'} exits 9`, async () => {
       // The hang this guards against shows as the test's own timeout; no timing is asserted.
-      const r = await runCli(['account', '--base-url', 'https://api.example.com', '--timeout', '0.5'], {
+      const r = await runMain(['account', '--base-url', 'https://api.example.com', '--timeout', '0.5'], {
         configDir: cfg.configDir,
         env: { PROXYCTL_API_KEY: 'pk_test_proxy', HTTPS_PROXY: proxies[behaviour]!.url, NO_PROXY: '' },
       });

@@ -1,9 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../helpers/in-process.js';
-import { DISABLED_KEY, KEY, POOLS, PRICES, useFakeApi, type FakeApi } from '../helpers/fake-api.js';
-import { json } from '../helpers/scripted-server.js';
+import { FAKE_API_DISABLED_KEY as DISABLED_KEY, FAKE_API_KEY as KEY, FAKE_POOLS as POOLS, FAKE_PRICES as PRICES, type FakeApi, json, runMain, useFakeApi } from '../helpers/index.js';
 
 const fake = useFakeApi();
 const cli = fake.cli;
@@ -186,7 +184,7 @@ describe('catalogue commands', () => {
     let r = await cli(['api', 'PUT', '/me/proxy-username', '--data', `@${file}`]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({ proxyUsername: 'from_file' });
-    r = await runCli(['api', 'PUT', '/me/proxy-username', '--data', '@-'], { env: fake.env(), configDir: fake.cfg.configDir, stdin: '{"proxyUsername":"from_stdin"}' });
+    r = await runMain(['api', 'PUT', '/me/proxy-username', '--data', '@-'], { env: fake.env(), configDir: fake.cfg.configDir, stdin: '{"proxyUsername":"from_stdin"}' });
     expect(JSON.parse(r.out)).toEqual({ proxyUsername: 'from_stdin' });
     r = await cli(['api', 'PUT', '/me/proxy-username', '--data', '@/nonexistent/x.json']);
     expect(r.code).toBe(2);
@@ -227,7 +225,7 @@ describe('API failures map to the contract exit codes', () => {
 
 describe('pathological servers', () => {
   it('a 503 is retried, then exits 9; a truncated body exits 9 without a stack trace', async () => {
-    const { startScriptedServer } = await import('../helpers/scripted-server.js');
+    const { startScriptedServer } = await import('../helpers/index.js');
     let n = 0;
     const s = await startScriptedServer((req, res) => {
       n += 1;
@@ -250,7 +248,7 @@ describe('pathological servers', () => {
   });
 
   it('uptime with no measurements says so instead of dumping fields', async () => {
-    const { startScriptedServer } = await import('../helpers/scripted-server.js');
+    const { startScriptedServer } = await import('../helpers/index.js');
     const s = await startScriptedServer((_req, res) => json(res, 200, { from: 'a', to: 'b', uptimePercent: null, slotsUp: 0, slotsDown: 0, slotsExcluded: 0, units: [] }));
     try {
       const r = await cli(['me', 'uptime'], { PROXYCTL_BASE_URL: s.url, NO_COLOR: '1' }, true);
@@ -263,7 +261,7 @@ describe('pathological servers', () => {
   });
 
   it('429 with a Retry-After beyond the maximum wait exits 7 saying how long', async () => {
-    const { startScriptedServer } = await import('../helpers/scripted-server.js');
+    const { startScriptedServer } = await import('../helpers/index.js');
     const s = await startScriptedServer((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down', requestId: 'req_429' } }, { 'retry-after': '3600' }));
     try {
       const r = await cli(['providers'], { PROXYCTL_BASE_URL: s.url });

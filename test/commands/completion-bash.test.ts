@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { fakeIO } from '../helpers/fake-io.js';
+import { fakeIO } from '../helpers/index.js';
 
 describe('bash completion', () => {
   let dir: string;

@@ -5,10 +5,7 @@ import type { ResultPromise } from 'execa';
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { answerAccount as account, configFile, fileMode as mode, firstLine, lockHolder as spawnLockHolder, loginWithStdin, readConfig } from '../helpers/config-file.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
-import { pickPools, startKit, type Kit } from '../helpers/sandbox-kit.js';
+import { answerAccount as account, configFile, fileMode as mode, firstLine, type Kit, lockHolder as spawnLockHolder, loginWithStdin, pickPools, proxyctl, readConfig, type ScriptedServer, startKit, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
 
 const KEY = 'pk_live_CONCURRENCY_7c1e9a2b4d6f';
 const SLOW_KEY = 'pk_live_SLOW_LOGIN_3b5d7f9a1c2e';

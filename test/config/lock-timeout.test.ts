@@ -4,9 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { answerAccount as account, configFile, firstLine, lockHolder as spawnLockHolder, loginWithStdin } from '../helpers/config-file.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { answerAccount as account, configFile, firstLine, lockHolder as spawnLockHolder, loginWithStdin, proxyctl, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
 
 const KEY = 'pk_live_LOCK_TIMEOUT_8d2f4a6c1e3b';
 let home: TempHome | undefined;

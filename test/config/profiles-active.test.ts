@@ -1,9 +1,7 @@
 // `profiles list` marks the profile this very invocation would use, and says why: --profile,
 // PROXYCTL_PROFILE, the stored current profile, or the built-in "default".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { answerAccount, loginWithStdin } from '../helpers/config-file.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { answerAccount, loginWithStdin, proxyctl, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
 
 const KEY = 'pk_live_PROFILES_ACTIVE_4e8a1c3b5d7f';
 let home: TempHome;

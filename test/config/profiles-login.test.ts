@@ -1,14 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import fs, { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEY, startFakeApi } from '../helpers/fake-api.js';
-import { runCli, tempConfig, type Sandboxed } from '../helpers/in-process.js';
-import { fakeIO } from '../helpers/fake-io.js';
+import { FAKE_API_KEY as KEY, fakeIO, runMain, startFakeApi, tempHome, type TempHome } from '../helpers/index.js';
 import { main } from '../../src/main.js';
 import type { PassThrough } from 'node:stream';
 
 let api: Awaited<ReturnType<typeof startFakeApi>>;
-let cfg: Sandboxed;
+let cfg: TempHome;
 beforeAll(async () => {
   api = await startFakeApi();
 });
@@ -20,11 +18,11 @@ afterEach(() => {
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 function fresh() {
-  cfg = tempConfig();
+  cfg = tempHome();
   return cfg;
 }
 const cli = (argv: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean } = {}) =>
-  runCli(argv, { configDir: cfg.configDir, ...opts });
+  runMain(argv, { configDir: cfg.configDir, ...opts });
 
 describe('login and profiles', () => {
   it('login --api-key-stdin verifies with GET /account, saves 0600 in a 0700 dir, shows balance', async () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
-import { BIN, cleanEnv, proxyctl, tempHome } from '../helpers/cli.js';
+import { BIN, cleanEnv, proxyctl, tempHome } from '../helpers/index.js';
 import { execa } from 'execa';
 
 const home = tempHome();

@@ -3,8 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { remaining, sandboxState, spawnSandbox, type RunningSandbox } from '../helpers/sandbox-process.js';
+import { proxyctl, remaining, type RunningSandbox, sandboxState, spawnSandbox, tempHome, type TempHome } from '../helpers/index.js';
 
 const KEY = 'sk_e2e_DISTINCTIVE_4f9c2a7b1e3d8c6a';
 const DISABLED = 'sk_e2e_DISABLED_7d1e3c9b2a';

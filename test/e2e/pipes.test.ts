@@ -6,10 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import { BIN, cleanEnv, type Kit, startKit } from '../helpers/index.js';
 import { placement } from '../../src/sandbox/units-model.js';
 import type { UnitRecord } from '../../src/sandbox/state.js';
-import { startKit, type Kit } from '../helpers/sandbox-kit.js';
 
 const UNITS = 2000;
 let kit: Kit;

@@ -7,8 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
-import { cents, pickPools, startKit, type Kit } from '../helpers/sandbox-kit.js';
+import { BIN, cents, cleanEnv, type Kit, pickPools, startKit } from '../helpers/index.js';
 
 const PASS_FIRST = 3;
 const LANES = 4;

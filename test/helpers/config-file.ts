@@ -1,5 +1,5 @@
-// Shared by the process-level config tests: a config dir's file, logins through stdin, an /account
-// answer for scripted servers, and a separate process that holds the config lock.
+// The config file on disk for process-level config tests: its path and contents, logins through
+// stdin, an /account answer for scripted servers, and a separate process that holds the config lock.
 import { execa, type ResultPromise } from 'execa';
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,15 +29,4 @@ export function lockHolder(h: TempHome): ResultPromise {
   const script = `const l = require(${JSON.stringify(lib)});
 l.lock(${JSON.stringify(configFile(h))}, { realpath: false, stale: 5000 }).then(() => { process.stdout.write('locked\\n'); setInterval(() => {}, 1000); }, (e) => { console.error(e); process.exit(1); });`;
   return execa('node', ['-e', script], { reject: false, env: cleanEnv(h.env), extendEnv: true, timeout: 120_000 }) as ResultPromise;
-}
-
-export function firstLine(child: ResultPromise): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      buf += c.toString('utf8');
-      if (buf.includes('\n')) resolve(buf.slice(0, buf.indexOf('\n')));
-    });
-    child.then((r) => reject(new Error(`exited early (${r.exitCode}): ${String(r.stderr)}`)), reject);
-  });
 }

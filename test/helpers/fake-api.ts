@@ -1,28 +1,26 @@
-// A scripted stand-in for the account and catalogue endpoints, for fast in-process tests (and
-// for shapes and failures the sandbox would never produce). End-to-end tests use the sandbox.
+// Canned account and catalogue answers on the scripted server, for the in-process command tests
+// that assert these exact values (and shapes the sandbox would never produce). New tests of
+// behaviour use the sandbox (./sandbox.ts, ./sandbox-kit.ts) instead.
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { json, startScriptedServer, type RecordedRequest, type ScriptedServer } from './scripted-server.js';
-import { runCli, tempConfig } from './in-process.js';
+import { tempHome } from './cli.js';
+import { runMain } from './in-process.js';
+import { apiError as err, json, startScriptedServer, type RecordedRequest, type ScriptedServer } from './scripted-server.js';
 
-export const KEY = 'pk_live_CLIENT_TEST_9f3b7e1c2d4a';
-export const DISABLED_KEY = 'pk_live_DISABLED_5e6f7a8b';
+export const FAKE_API_KEY = 'pk_live_CLIENT_TEST_9f3b7e1c2d4a';
+export const FAKE_API_DISABLED_KEY = 'pk_live_DISABLED_5e6f7a8b';
 const P = '/api/reseller/v1';
 
-export const PRICES = { '3h': 0.9, '12h': 2.1, '24h': 3.5, '7d': 14, '30d': 45 };
-export const POOLS = [
-  { poolId: 'DE-3', provider: 'Telekom', country: 'DE', state: null, rotation: null, available: true, prices: PRICES },
-  { poolId: 'US-12', provider: 'Verizon', country: 'US', state: 'texas', rotation: '10m', available: false, prices: PRICES, tier: 'pro' },
+export const FAKE_PRICES = { '3h': 0.9, '12h': 2.1, '24h': 3.5, '7d': 14, '30d': 45 };
+export const FAKE_POOLS = [
+  { poolId: 'DE-3', provider: 'Telekom', country: 'DE', state: null, rotation: null, available: true, prices: FAKE_PRICES },
+  { poolId: 'US-12', provider: 'Verizon', country: 'US', state: 'texas', rotation: '10m', available: false, prices: FAKE_PRICES, tier: 'pro' },
 ];
 
 export interface FakeApiOptions {
   /** Extra routes tried first; return true when handled. */
   route?: (req: RecordedRequest, res: ServerResponse, path: string) => boolean;
   openapi?: unknown;
-}
-
-function err(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-  json(res, status, { error: { type: 'invalid_request_error', code, message, requestId: `req_${code}` } }, headers);
 }
 
 export async function startFakeApi(opts: FakeApiOptions = {}): Promise<ScriptedServer & { apiRequests(): RecordedRequest[] }> {
@@ -32,11 +30,11 @@ export async function startFakeApi(opts: FakeApiOptions = {}): Promise<ScriptedS
     const path = url.pathname.startsWith(P) ? url.pathname.slice(P.length) : url.pathname;
     if (opts.route?.(req, res, path)) return;
     const key = req.headers['x-api-key'];
-    if (key === DISABLED_KEY) return err(res, 403, 'reseller_disabled', 'Reseller mode is not enabled');
-    if (key !== KEY) return err(res, 401, 'invalid_api_key', 'Invalid API key');
+    if (key === FAKE_API_DISABLED_KEY) return err(res, 403, 'reseller_disabled', 'Reseller mode is not enabled');
+    if (key !== FAKE_API_KEY) return err(res, 401, 'invalid_api_key', 'Invalid API key');
     const q = url.searchParams;
     if (req.method === 'GET' && path === '/me') {
-      return json(res, 200, { email: 'r@example.com', balanceUsd: 120.5, discountPercent: 15, resellerEnabled: true, units: { active: 2, total: 5 }, prices: PRICES, webhook: { url: null, enabled: false }, loyaltyTier: 'gold' });
+      return json(res, 200, { email: 'r@example.com', balanceUsd: 120.5, discountPercent: 15, resellerEnabled: true, units: { active: 2, total: 5 }, prices: FAKE_PRICES, webhook: { url: null, enabled: false }, loyaltyTier: 'gold' });
     }
     if (req.method === 'GET' && path === '/account') return json(res, 200, { balanceUsd: 120.5, discountPercent: 15, resellerEnabled: true });
     if (req.method === 'GET' && path === '/me/uptime') {
@@ -52,18 +50,18 @@ export async function startFakeApi(opts: FakeApiOptions = {}): Promise<ScriptedS
       pinned = (JSON.parse(req.body) as { proxyUsername: string | null }).proxyUsername;
       return json(res, 200, { proxyUsername: pinned });
     }
-    if (req.method === 'GET' && path === '/prices') return json(res, 200, { prices: PRICES });
+    if (req.method === 'GET' && path === '/prices') return json(res, 200, { prices: FAKE_PRICES });
     if (req.method === 'GET' && path === '/pools') {
-      let data = POOLS;
+      let data = FAKE_POOLS;
       for (const f of ['provider', 'country', 'state', 'rotation'] as const) {
         const v = q.get(f);
         if (v !== null) data = data.filter((p) => p[f] === v);
       }
-      return json(res, 200, { data, prices: PRICES });
+      return json(res, 200, { data, prices: FAKE_PRICES });
     }
     const pool = /^\/pools\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && pool) {
-      const found = POOLS.find((p) => p.poolId === decodeURIComponent(pool[1]!));
+      const found = FAKE_POOLS.find((p) => p.poolId === decodeURIComponent(pool[1]!));
       return found ? json(res, 200, found) : err(res, 404, 'pool_not_found', 'Pool not found');
     }
     if (req.method === 'GET' && path === '/providers') return json(res, 200, { data: [{ provider: 'Telekom', poolCount: 1 }, { provider: 'Verizon', poolCount: 1 }] });
@@ -89,7 +87,7 @@ export type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
  * after each test. `cli` runs a command with the key and base URL in the environment.
  */
 export function useFakeApi(opts: FakeApiOptions = {}) {
-  const cfg = tempConfig();
+  const cfg = tempHome();
   const box: { api?: FakeApi } = {};
   beforeAll(async () => {
     box.api = await startFakeApi(opts);
@@ -105,8 +103,8 @@ export function useFakeApi(opts: FakeApiOptions = {}) {
   return {
     api,
     cfg,
-    env: () => ({ PROXYCTL_API_KEY: KEY, PROXYCTL_BASE_URL: api().url }),
+    env: () => ({ PROXYCTL_API_KEY: FAKE_API_KEY, PROXYCTL_BASE_URL: api().url }),
     cli: (argv: string[], extra: Record<string, string | undefined> = {}, tty = false) =>
-      runCli(argv, { env: { PROXYCTL_API_KEY: KEY, PROXYCTL_BASE_URL: api().url, ...extra }, configDir: cfg.configDir, tty }),
+      runMain(argv, { env: { PROXYCTL_API_KEY: FAKE_API_KEY, PROXYCTL_BASE_URL: api().url, ...extra }, configDir: cfg.configDir, tty }),
   };
 }

@@ -1,31 +1,54 @@
-// Runs main() in-process with fake IO and a private temporary config dir.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// main() run in-process: in-memory IO (stdout/stderr collected, a TTY switch, stdin fed by the
+// test) and a private config dir. Faster than spawning the binary; for the built binary see ./cli.ts.
+import { PassThrough } from 'node:stream';
+import type { IO } from '../../src/io.js';
 import { main } from '../../src/main.js';
-import { fakeIO, type FakeIO } from './fake-io.js';
 
-export interface Sandboxed {
-  configDir: string;
-  cleanup(): void;
+export interface FakeIO extends IO {
+  out(): string;
+  err(): string;
+  /** Feed stdin (then end it). */
+  input(text: string): void;
 }
 
-export function tempConfig(): Sandboxed {
-  const dir = mkdtempSync(join(tmpdir(), 'proxyctl-client-'));
-  return { configDir: join(dir, 'config'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+export function fakeIO(opts: { tty?: boolean; stdinTTY?: boolean; env?: Record<string, string | undefined>; columns?: number } = {}): FakeIO {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const tty = opts.tty ?? false;
+  return {
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: opts.stdinTTY ?? tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    env: opts.env ?? {},
+    columns: opts.columns ?? (tty ? 100 : undefined),
+    out: () => out,
+    err: () => err,
+    input(text) {
+      stdin.end(text);
+    },
+  };
 }
 
-export interface RunResult {
+export interface MainResult {
   code: number;
   out: string;
   err: string;
   io: FakeIO;
 }
 
-export async function runCli(
+/** main(argv) with fake IO whose environment names `configDir` (from tempHome()) as PROXYCTL_CONFIG_DIR. */
+export async function runMain(
   argv: string[],
   opts: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string; configDir: string; now?: () => Date },
-): Promise<RunResult> {
+): Promise<MainResult> {
   const io = fakeIO({ tty: opts.tty ?? false, env: { PROXYCTL_CONFIG_DIR: opts.configDir, ...opts.env } });
   if (opts.stdin !== undefined) io.input(opts.stdin);
   const code = await main(argv, io, opts.now ? { now: opts.now } : {});

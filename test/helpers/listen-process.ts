@@ -2,7 +2,7 @@
 // stderr banner, one JSON object per stdout line with -o jsonl.
 import { proxyctl, type TempHome } from './cli.js';
 
-export interface Listener {
+export interface ListenProcess {
   url: string;
   port: number;
   records: Record<string, unknown>[];
@@ -12,7 +12,7 @@ export interface Listener {
   stop(): Promise<{ exitCode: number | undefined; stderr: string }>;
 }
 
-export async function startListener(args: string[], home: TempHome, env: Record<string, string> = {}): Promise<Listener> {
+export async function spawnListen(args: string[], home: TempHome, env: Record<string, string> = {}): Promise<ListenProcess> {
   const child = proxyctl(['webhook', 'listen', '--port', '0', '-o', 'jsonl', ...args], { home, env, timeout: 120_000 });
   const records: Record<string, unknown>[] = [];
   let err = '';

@@ -1,5 +1,5 @@
-// Shared set-up for the end-to-end unit tests: an in-process sandbox, the built binary pointed at
-// it through the environment, and the server's own view of its state for assertions.
+// An in-process sandbox with the built binary pointed at it through the environment, and the
+// server's own view of its state for assertions: the set-up of most end-to-end CLI tests.
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { proxyctl, tempHome, type TempHome } from './cli.js';
 

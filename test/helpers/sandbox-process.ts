@@ -1,12 +1,15 @@
-// Starts the real sandbox through the built binary (`proxyctl sandbox --port 0 --json`), exactly
-// as a user would, and reads its first stdout line for the base URL and keys.
+// The sandbox as its own process, started through the built binary (`proxyctl sandbox --port 0
+// --json`) exactly as a user would; its first stdout line gives the base URL and keys.
 import { execa, type ResultPromise } from 'execa';
 import { BIN, cleanEnv, type TempHome } from './cli.js';
+import { firstLine } from './streams.js';
 
 export interface RunningSandbox {
   baseUrl: string;
   apiKey: string;
   disabledApiKey: string;
+  /** The `proxyctl sandbox` process (to kill -9 it, say). */
+  child: ResultPromise;
   stop(): Promise<void>;
 }
 
@@ -18,22 +21,10 @@ export async function spawnSandbox(home: TempHome, flags: string[] = []): Promis
     extendEnv: true,
     timeout: 120_000,
   }) as ResultPromise;
-  const first = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    const onData = (c: Buffer) => {
-      buf += c.toString('utf8');
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) {
-        child.stdout!.off('data', onData);
-        resolve(buf.slice(0, nl));
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.then((r) => reject(new Error(`sandbox exited early (${r.exitCode}): ${String(r.stderr)}`)), reject);
-  });
-  const info = JSON.parse(first) as { baseUrl: string; apiKey: string; disabledApiKey: string };
+  const info = JSON.parse(await firstLine(child)) as { baseUrl: string; apiKey: string; disabledApiKey: string };
   return {
     ...info,
+    child,
     async stop() {
       child.kill('SIGTERM');
       await child;

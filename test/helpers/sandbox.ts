@@ -1,5 +1,6 @@
-// A raw HTTP helper for the sandbox conformance tests: plain fetch, no proxyctl client code, so a
-// client bug cannot hide a server bug.
+// The sandbox in-process, spoken to with plain fetch: no proxyctl client code, so a client bug
+// cannot hide a server bug. For conformance tests of the sandbox and for setting up the state a
+// CLI test needs (a unit bought, an event fired) without going through the CLI under test.
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export const PREFIX = '/api/reseller/v1';
@@ -21,6 +22,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** One request; a path not under /_sandbox or /api gets the API prefix. */
 export async function call(sb: Sandbox, method: string, path: string, o: CallOptions = {}): Promise<RawResponse> {
   const url = sb.baseUrl + (path.startsWith('/_sandbox') || path.startsWith('/api') ? path : PREFIX + path);
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -41,7 +43,7 @@ export async function call(sb: Sandbox, method: string, path: string, o: CallOpt
 }
 
 /** A sandbox for one test file; fast engine, no real delays unless asked. */
-export async function sandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+export async function startFastSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, engineDelayMs: 1, ...opts });
 }
 
@@ -57,4 +59,18 @@ export function errorOf(r: RawResponse): { type: string; code: string; message: 
   }
   if (e.requestId !== r.headers.get('x-request-id')) throw new Error(`requestId ${e.requestId} differs from header ${r.headers.get('x-request-id')}`);
   return e;
+}
+
+/** Buys a unit in the first available pool with POST /units (which emits unit.created); its proxyRef. */
+export async function createUnit(sb: Sandbox): Promise<string> {
+  const pool = sb.world.pools.find((p) => p.available)!;
+  const r = await call(sb, 'POST', '/units', { body: { poolId: pool.poolId, period: '7d', protocol: 'socks5' } });
+  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
+  return r.body.proxyRef as string;
+}
+
+/** Fires an operator event through the control endpoint. */
+export async function trigger(sb: Sandbox, event: string, data: Record<string, unknown> = {}): Promise<void> {
+  const r = await call(sb, 'POST', '/_sandbox/trigger', { body: { event, ...data } });
+  if (r.status !== 202) throw new Error(`trigger failed: ${r.status} ${r.text}`);
 }

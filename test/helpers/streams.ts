@@ -1,6 +1,6 @@
-// Reads a spawned process's stdout as JSON lines and its stderr as text, with an event-driven
-// wait: `until(ok)` re-checks on every chunk and has no deadline of its own (the test timeout
-// bounds it), so no test depends on how fast a loaded machine runs.
+// Reading a spawned process's output as it comes, with event-driven waits: each wait re-checks on
+// every chunk and has no deadline of its own (the test timeout bounds it), so no test depends on
+// how fast a loaded machine runs.
 import type { ResultPromise } from 'execa';
 
 export interface JsonLines<T> {
@@ -9,6 +9,7 @@ export interface JsonLines<T> {
   until(ok: () => boolean): Promise<void>;
 }
 
+/** stdout as JSON lines, stderr as text. */
 export function jsonLines<T>(child: ResultPromise): JsonLines<T> {
   const lines: T[] = [];
   let buf = '';
@@ -38,4 +39,21 @@ export function jsonLines<T>(child: ResultPromise): JsonLines<T> {
       }
     },
   };
+}
+
+/** The first line the process prints on stdout; rejects if it exits first. */
+export function firstLine(child: ResultPromise): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (c: Buffer) => {
+      buf += c.toString('utf8');
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        child.stdout!.off('data', onData);
+        resolve(buf.slice(0, nl));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.then((r) => reject(new Error(`exited before its first line (${r.exitCode}): ${String(r.stderr)}`)), reject);
+  });
 }

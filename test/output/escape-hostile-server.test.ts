@@ -2,8 +2,7 @@
 // (table, tsv, csv, conn, errors, bulk progress) shows them escaped; --json keeps them verbatim.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { json, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { json, proxyctl, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
 
 const TITLE = '\u001b]0;pwned\u0007';
 const CLEAR = '\u001b[2J\u001b[H';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeControl, escapeDeep } from '../../src/output/escape.js';
 import { cell } from '../../src/output/format.js';
 import { createContext, resolveGlobals } from '../../src/context.js';
-import { fakeIO } from '../helpers/fake-io.js';
+import { fakeIO } from '../helpers/index.js';
 
 describe('escapeControl', () => {
   it('shows C0, DEL and C1 characters as visible escapes', () => {

@@ -2,12 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { apiRoutes } from '../../src/sandbox/routes/index.js';
-import { call, errorOf, sandbox } from '../helpers/sandbox.js';
+import { call, errorOf, startFastSandbox } from '../helpers/index.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
   // A large budget: these loops touch every operation; the 120/min default is tested below.
-  sb = await sandbox({ rateLimit: 1000 });
+  sb = await startFastSandbox({ rateLimit: 1000 });
 });
 afterAll(() => sb.close());
 
@@ -72,7 +72,7 @@ describe('headers on every response (§1, §8)', () => {
   });
 
   it('the default account-wide budget is 120 per window', async () => {
-    const d = await sandbox();
+    const d = await startFastSandbox();
     try {
       expect((await call(d, 'GET', '/prices')).headers.get('x-ratelimit-limit')).toBe('120');
       expect((await call(d, 'GET', '/me/uptime')).headers.get('x-ratelimit-limit')).toBe('10');

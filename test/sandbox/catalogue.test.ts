@@ -2,11 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/sandbox/catalogue.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { call, errorOf, sandbox } from '../helpers/sandbox.js';
+import { call, errorOf, startFastSandbox } from '../helpers/index.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox({ discountPercent: 20 });
+  sb = await startFastSandbox({ discountPercent: 20 });
 });
 afterAll(() => sb.close());
 

@@ -2,22 +2,10 @@
 // trigger/advance/state helpers talking to the running server.
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, proxyctl, tempHome } from '../helpers/cli.js';
+import { BIN, cleanEnv, firstLine, proxyctl, tempHome } from '../helpers/index.js';
 
 const home = tempHome();
 afterAll(() => home.cleanup());
-
-function firstLine(child: ReturnType<typeof execa>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      buf += c.toString();
-      const i = buf.indexOf('\n');
-      if (i >= 0) resolve(buf.slice(0, i));
-    });
-    child.once('exit', () => reject(new Error(`sandbox exited before printing: ${buf}`)));
-  });
-}
 
 describe('proxyctl sandbox', () => {
   it('--port 0 --json prints {baseUrl, apiKey, disabledApiKey} first, serves, exits 0 on SIGTERM', async () => {

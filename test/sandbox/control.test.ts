@@ -2,14 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { buy, call, errorOf, sandbox } from '../helpers/sandbox.js';
-import { startReceiver, waitFor, type Receiver } from '../helpers/webhook-sink.js';
+import { buy, call, errorOf, pollUntil, startFastSandbox, startWebhookSink, type WebhookSink } from '../helpers/index.js';
 
 let sb: Sandbox;
-let rx: Receiver;
+let rx: WebhookSink;
 beforeAll(async () => {
-  sb = await sandbox();
-  rx = await startReceiver();
+  sb = await startFastSandbox();
+  rx = await startWebhookSink();
   await call(sb, 'PATCH', '/webhook', { body: { url: rx.url } });
 });
 afterAll(async () => {
@@ -23,7 +22,7 @@ async function fire(body: Record<string, unknown>) {
   expect(r.status, r.text).toBe(202);
   const id = r.body.deliveries[0]?.eventId as string;
   const mine = () => rx.received.slice(n).map((x) => JSON.parse(x.raw) as { id: string; event: string; data: Record<string, unknown> }).find((p) => p.id === id);
-  await waitFor(() => mine() !== undefined);
+  await pollUntil(() => mine() !== undefined);
   return { reply: r.body, payload: mine()! };
 }
 
@@ -116,7 +115,7 @@ describe('clock', () => {
   });
 
   it('--time-scale compresses time', async () => {
-    const fast = await sandbox({ timeScale: 3600 * 10 });
+    const fast = await startFastSandbox({ timeScale: 3600 * 10 });
     try {
       const u = (await call(fast, 'POST', '/units', { body: { poolId: 'US-11', period: '3h' } })).body;
       await new Promise((r) => setTimeout(r, 400));

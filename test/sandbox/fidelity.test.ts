@@ -2,15 +2,13 @@
 // the client keeping it), and webhook X-Service-Timestamp in real time under a scaled clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { proxyctl, tempHome } from '../helpers/cli.js';
-import { startScriptedServer } from '../helpers/scripted-server.js';
-import { call, PREFIX, sandbox } from '../helpers/sandbox.js';
+import { call, PREFIX, proxyctl, startFastSandbox, startScriptedServer, tempHome } from '../helpers/index.js';
 
 const DAY = 86_400_000;
 const home = tempHome();
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox();
+  sb = await startFastSandbox();
 });
 afterAll(async () => {
   await sb.close();
@@ -103,7 +101,7 @@ describe('Content-Type (spec §1)', () => {
 
 describe('X-Service-Timestamp under a scaled clock (spec §6.2)', () => {
   it('is real unix time, so a receiver that checks clock skew accepts it; occurredAt is sandbox time', async () => {
-    const fast = await sandbox({ timeScale: 3600 });
+    const fast = await startFastSandbox({ timeScale: 3600 });
     // A receiver as a careful reseller writes it: refuse anything more than 5 minutes off its clock.
     const receiver = await startScriptedServer((req, res) => {
       const skew = Math.abs(Date.now() / 1000 - Number(req.headers['x-service-timestamp']));

@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { buy, call, errorOf, sandbox } from '../helpers/sandbox.js';
+import { buy, call, errorOf, startFastSandbox } from '../helpers/index.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox({ engineDelayMs: 400, failPool: 'DE-11' });
+  sb = await startFastSandbox({ engineDelayMs: 400, failPool: 'DE-11' });
 });
 afterAll(() => sb.close());
 

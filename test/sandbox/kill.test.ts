@@ -2,13 +2,12 @@
 // survive without its unit (or its refund), and a retry with the same idempotency key after the
 // restart buys each item exactly once. The sandbox runs as a real process; a real bulk create
 // (the built binary) is buying from it when it is killed.
-import { execa, type ResultPromise } from 'execa';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, proxyctl, tempHome } from '../helpers/cli.js';
+import { cents, proxyctl, type RunningSandbox, spawnSandbox, tempHome } from '../helpers/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-kill-'));
 const home = tempHome();
@@ -19,13 +18,6 @@ afterAll(() => {
 
 const START_BALANCE = 1000;
 const POOL = 'US-11';
-const cents = (n: number) => Math.round(n * 100);
-
-interface Running {
-  child: ResultPromise;
-  baseUrl: string;
-  apiKey: string;
-}
 
 interface State {
   balanceUsd: number;
@@ -33,31 +25,18 @@ interface State {
   units: { proxyRef: string; pricePaid: number }[];
 }
 
-async function startSandbox(file: string, engineDelayMs: number): Promise<Running> {
-  const child = execa(
-    'node',
-    [BIN, 'sandbox', '--port', '0', '--json', '--state', file, '--balance', String(START_BALANCE), '--engine-delay', String(engineDelayMs), '--rate-limit', '10000'],
-    { reject: false, env: cleanEnv({ ...home.env }) },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      buf += c.toString();
-      if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
-    });
-    child.once('exit', () => reject(new Error(`sandbox exited before listening: ${buf}`)));
-  });
-  const info = JSON.parse(line) as { baseUrl: string; apiKey: string };
-  return { child, ...info };
+/** `proxyctl sandbox` on a state file, as its own process. */
+function spawnOnState(file: string, engineDelayMs: number): Promise<RunningSandbox> {
+  return spawnSandbox(home, ['--state', file, '--balance', String(START_BALANCE), '--engine-delay', String(engineDelayMs), '--rate-limit', '10000']);
 }
 
-async function state(sb: Running): Promise<State> {
+async function state(sb: RunningSandbox): Promise<State> {
   const r = await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } });
   return (await r.json()) as State;
 }
 
 /** Polls the sandbox's own view until `ok` holds (no deadline of its own: the test timeout is the bound). */
-async function until(sb: Running, ok: (s: State) => boolean): Promise<State> {
+async function until(sb: RunningSandbox, ok: (s: State) => boolean): Promise<State> {
   for (;;) {
     const s = await state(sb);
     if (ok(s)) return s;
@@ -71,12 +50,12 @@ function expectConserved(s: State): void {
   expect(cents(s.balanceUsd) + spent).toBe(cents(START_BALANCE));
 }
 
-async function kill9(sb: Running): Promise<void> {
+async function kill9(sb: RunningSandbox): Promise<void> {
   sb.child.kill('SIGKILL');
   await sb.child;
 }
 
-function createBatch(sb: Running, baseKey: string, count: number) {
+function createBatch(sb: RunningSandbox, baseKey: string, count: number) {
   return proxyctl(['units', 'create', '--pool', POOL, '--period', '3h', '--count', String(count), '--idempotency-key', baseKey, '--json'], {
     home,
     env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey },
@@ -87,7 +66,7 @@ function createBatch(sb: Running, baseKey: string, count: number) {
 describe('sandbox --state under kill -9', () => {
   it('a bulk create killed mid-batch: balance + unit prices stay the starting balance, and the re-run buys each item once', async () => {
     const file = join(dir, 'bulk.json');
-    let sb = await startSandbox(file, 300);
+    let sb = await spawnOnState(file, 300);
     const COUNT = 12;
     let expectedUnits = 0;
     try {
@@ -100,7 +79,7 @@ describe('sandbox --state under kill -9', () => {
         batch.kill('SIGKILL');
         await batch;
 
-        sb = await startSandbox(file, 300);
+        sb = await spawnOnState(file, 300);
         const restored = await state(sb);
         expect(restored.inFlightPurchases).toBe(0);
         expectConserved(restored);
@@ -122,9 +101,9 @@ describe('sandbox --state under kill -9', () => {
 
   it('a purchase in flight at kill -9 leaves no debit and no key: the retry with its key buys once, then replays', async () => {
     const file = join(dir, 'one.json');
-    let sb = await startSandbox(file, 2000);
+    let sb = await spawnOnState(file, 2000);
     const key = randomUUID();
-    const post = (s: Running) =>
+    const post = (s: RunningSandbox) =>
       fetch(`${s.baseUrl}/api/reseller/v1/units`, {
         method: 'POST',
         headers: { 'x-api-key': s.apiKey, 'content-type': 'application/json', 'idempotency-key': key },
@@ -136,7 +115,7 @@ describe('sandbox --state under kill -9', () => {
       await kill9(sb);
       expect(await lost).toBeInstanceOf(Error);
 
-      sb = await startSandbox(file, 20);
+      sb = await spawnOnState(file, 20);
       expect(await state(sb)).toMatchObject({ balanceUsd: START_BALANCE, units: [], inFlightPurchases: 0 });
 
       const first = await post(sb);
@@ -150,7 +129,7 @@ describe('sandbox --state under kill -9', () => {
 
       // And the acknowledged purchase survives a second kill -9, still replayed, still bought once.
       await kill9(sb);
-      sb = await startSandbox(file, 20);
+      sb = await spawnOnState(file, 20);
       const third = await post(sb);
       expect(third.headers.get('idempotent-replayed')).toBe('true');
       const s = await state(sb);

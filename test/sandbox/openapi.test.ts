@@ -3,13 +3,13 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { call, sandbox } from '../helpers/sandbox.js';
+import { call, startFastSandbox } from '../helpers/index.js';
 
 let sb: Sandbox;
 let alt: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox();
-  alt = await sandbox({ altPaths: true });
+  sb = await startFastSandbox();
+  alt = await startFastSandbox({ altPaths: true });
 });
 afterAll(async () => {
   await sb.close();

@@ -6,8 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
-import { call, sandbox } from '../helpers/sandbox.js';
+import { BIN, call, cleanEnv, startFastSandbox } from '../helpers/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,14 +14,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('persistence', () => {
   it('a restarted sandbox has the units, balance, webhook and username of the previous one', async () => {
     const file = join(dir, 'a.json');
-    const a = await sandbox({ stateFile: file });
+    const a = await startFastSandbox({ stateFile: file });
     const key = randomUUID();
     const u = (await call(a, 'POST', '/units', { body: { poolId: 'US-11', period: '7d' }, headers: { 'idempotency-key': key } })).body;
     await call(a, 'PUT', '/me/proxy-username', { body: { proxyUsername: 'keepme' } });
     await call(a, 'PATCH', '/webhook', { body: { url: 'https://hooks.example.com/x' } });
     const balance = (await call(a, 'GET', '/account')).body.balanceUsd;
     await a.close();
-    const b = await sandbox({ stateFile: file, balance: 5 });
+    const b = await startFastSandbox({ stateFile: file, balance: 5 });
     try {
       expect((await call(b, 'GET', `/units/${u.proxyRef}`)).body).toMatchObject({ proxyRef: u.proxyRef, credentials: u.credentials, expiresAt: u.expiresAt });
       expect((await call(b, 'GET', '/account')).body.balanceUsd).toBe(balance);

@@ -2,7 +2,7 @@
 // headers and Retry-After on 429.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { call, errorOf, sandbox } from '../helpers/sandbox.js';
+import { call, errorOf, startFastSandbox } from '../helpers/index.js';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -12,7 +12,7 @@ afterEach(async () => {
 
 describe('rate limits', () => {
   it('the account-wide budget answers 429 rate_limited with Retry-After once exhausted', async () => {
-    sb = await sandbox({ rateLimit: 5, rateWindowSeconds: 30 });
+    sb = await startFastSandbox({ rateLimit: 5, rateWindowSeconds: 30 });
     const seen: number[] = [];
     for (let i = 0; i < 5; i++) {
       const r = await call(sb, 'GET', '/prices');
@@ -34,7 +34,7 @@ describe('rate limits', () => {
   });
 
   it('the window resets', async () => {
-    sb = await sandbox({ rateLimit: 2, rateWindowSeconds: 1 });
+    sb = await startFastSandbox({ rateLimit: 2, rateWindowSeconds: 1 });
     await call(sb, 'GET', '/prices');
     await call(sb, 'GET', '/prices');
     expect((await call(sb, 'GET', '/prices')).status).toBe(429);
@@ -43,7 +43,7 @@ describe('rate limits', () => {
   });
 
   it('the uptime budget is independent: exhausting it does not block other requests, and vice versa', async () => {
-    sb = await sandbox({ rateLimit: 20, uptimeRateLimit: 3, rateWindowSeconds: 30 });
+    sb = await startFastSandbox({ rateLimit: 20, uptimeRateLimit: 3, rateWindowSeconds: 30 });
     for (let i = 0; i < 3; i++) {
       const r = await call(sb, 'GET', '/me/uptime');
       expect(r.status).toBe(200);
@@ -55,7 +55,7 @@ describe('rate limits', () => {
     expect((await call(sb, 'GET', '/me')).status).toBe(200);
     for (let i = 0; i < 30; i++) await call(sb, 'GET', '/prices');
     expect((await call(sb, 'GET', '/prices')).status).toBe(429);
-    const s2 = await sandbox({ rateLimit: 2, uptimeRateLimit: 3, rateWindowSeconds: 30 });
+    const s2 = await startFastSandbox({ rateLimit: 2, uptimeRateLimit: 3, rateWindowSeconds: 30 });
     try {
       await call(s2, 'GET', '/prices');
       await call(s2, 'GET', '/prices');
@@ -69,7 +69,7 @@ describe('rate limits', () => {
   it('refused uptime requests do not drain the account-wide budget', async () => {
     // A script polling uptime too fast gets 429s from the uptime budget; those refusals must not
     // eat the account-wide budget, or exhausting one budget would block the other.
-    sb = await sandbox({ rateLimit: 5, uptimeRateLimit: 2, rateWindowSeconds: 30 });
+    sb = await startFastSandbox({ rateLimit: 5, uptimeRateLimit: 2, rateWindowSeconds: 30 });
     for (let i = 0; i < 2; i++) expect((await call(sb, 'GET', '/me/uptime')).status).toBe(200);
     for (let i = 0; i < 10; i++) expect((await call(sb, 'GET', '/me/uptime')).status).toBe(429);
     const me = await call(sb, 'GET', '/me');

@@ -2,14 +2,14 @@
 // the money rules of §1 (debit first, automatic refund, no refund on release).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { buy, call, errorOf, sandbox } from '../helpers/sandbox.js';
+import { buy, call, errorOf, startFastSandbox } from '../helpers/index.js';
 
 let sb: Sandbox;
 const balance = async () => (await call(sb, 'GET', '/account')).body.balanceUsd as number;
 const prices = async () => (await call(sb, 'GET', '/prices')).body.prices as Record<string, number>;
 
 beforeAll(async () => {
-  sb = await sandbox({ failPool: 'DE-11' });
+  sb = await startFastSandbox({ failPool: 'DE-11' });
 });
 afterAll(() => sb.close());
 
@@ -114,7 +114,7 @@ describe('the fixed proxy username (PUT /me/proxy-username)', () => {
 
 describe('list, get, expiry', () => {
   it('lists sorted by poolId, hides expired unless asked, filters and paginates', async () => {
-    const s = await sandbox();
+    const s = await startFastSandbox();
     try {
       for (const [poolId, period] of [['US-12', '3h'], ['GB-11', '24h'], ['US-11', '3h'], ['FR-11', '7d'], ['GB-11', '3h']] as const) {
         expect((await call(s, 'POST', '/units', { body: { poolId, period } })).status).toBe(201);
@@ -224,7 +224,7 @@ describe('extend, swap, change-protocol, usage', () => {
   });
 
   it('a failure rate of 1 fails every create and extend, each refunded in full', async () => {
-    const s = await sandbox({ failureRate: 1 });
+    const s = await startFastSandbox({ failureRate: 1 });
     try {
       for (const period of ['3h', '30d']) {
         const r = await call(s, 'POST', '/units', { body: { poolId: 'US-11', period } });

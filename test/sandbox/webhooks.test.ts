@@ -1,19 +1,18 @@
 // Webhooks (spec §4.4, §6): configuration, signatures checked here with node:crypto, the event of
 // every operation, balance.low, the test operation, retries on a failing receiver, the log.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { buy, call, errorOf, sandbox } from '../helpers/sandbox.js';
-import { startReceiver, waitFor, type Receiver } from '../helpers/webhook-sink.js';
+import { buy, call, errorOf, pollUntil, signature, startFastSandbox, startWebhookSink, type WebhookSink } from '../helpers/index.js';
 
 let sb: Sandbox;
-let rx: Receiver;
+let rx: WebhookSink;
 let secret: string;
 
 beforeAll(async () => {
-  sb = await sandbox({ balanceLowThreshold: 990, deliveryTimeoutMs: 300 });
-  rx = await startReceiver();
+  sb = await startFastSandbox({ balanceLowThreshold: 990, deliveryTimeoutMs: 300 });
+  rx = await startWebhookSink();
 });
 afterAll(async () => {
   await sb.close();
@@ -26,7 +25,7 @@ beforeEach(async () => {
 });
 
 function verify(raw: string, header: string | string[] | undefined, key = secret): boolean {
-  const expected = Buffer.from(`sha256=${createHmac('sha256', key).update(raw).digest('hex')}`);
+  const expected = Buffer.from(signature(raw, key));
   const got = Buffer.from(String(header));
   return got.length === expected.length && timingSafeEqual(got, expected);
 }
@@ -70,7 +69,7 @@ describe('deliveries', () => {
     await call(sb, 'POST', `/units/${u.proxyRef}/change-protocol`, { body: { newProtocol: 'http' } });
     await call(sb, 'PATCH', `/units/${u.proxyRef}`, { body: { description: 'x' } });
     await call(sb, 'DELETE', `/units/${u.proxyRef}`);
-    await waitFor(() => rx.received.length >= n + 6);
+    await pollUntil(() => rx.received.length >= n + 6);
     await sb.deliveriesIdle();
     const got = eventsAfter(n).sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
     expect(new Set(got.map((e) => e.event))).toEqual(new Set(['unit.created', 'unit.extended', 'unit.swapped', 'unit.protocol_changed', 'unit.modified', 'unit.released']));
@@ -91,7 +90,7 @@ describe('deliveries', () => {
 
   it('a signature made with another secret does not verify (the check here can fail)', async () => {
     const d = (await call(sb, 'POST', '/webhook/test')).body;
-    await waitFor(() => rx.received.some((x) => JSON.parse(x.raw).id === d.eventId));
+    await pollUntil(() => rx.received.some((x) => JSON.parse(x.raw).id === d.eventId));
     const rec = rx.received.find((x) => JSON.parse(x.raw).id === d.eventId)!;
     expect(verify(rec.raw, rec.headers['x-service-signature'])).toBe(true);
     expect(verify(rec.raw, rec.headers['x-service-signature'], 'whsec_wrong')).toBe(false);
@@ -104,7 +103,7 @@ describe('deliveries', () => {
     const r = await call(sb, 'POST', '/webhook/test');
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ id: expect.stringMatching(/^dlv_/), event: 'unit.created', url: rx.url, status: 'PENDING', attempts: 0, maxAttempts: 6, responseStatus: null, deliveredAt: null });
-    await waitFor(() => eventsAfter(n).some((x) => x.id === r.body.eventId));
+    await pollUntil(() => eventsAfter(n).some((x) => x.id === r.body.eventId));
     const e = eventsAfter(n).find((x) => x.id === r.body.eventId)!;
     expect(e).toMatchObject({ event: 'unit.created', test: true, data: { proxyRef: expect.any(String), period: '24h' } });
     await sb.deliveriesIdle();
@@ -117,7 +116,7 @@ describe('deliveries', () => {
     const n = rx.received.length;
     await buy(sb, { period: '30d' });
     await buy(sb, { period: '30d' });
-    await waitFor(() => eventsAfter(n).some((e) => e.event === 'balance.low'));
+    await pollUntil(() => eventsAfter(n).some((e) => e.event === 'balance.low'));
     await sb.deliveriesIdle();
     const low = eventsAfter(n).filter((e) => e.event === 'balance.low');
     expect(low).toHaveLength(1);
@@ -132,7 +131,7 @@ describe('deliveries', () => {
     const mine = () => rx.received.filter((x) => JSON.parse(x.raw).id === d.eventId);
     const delays = [60, 300, 1800, 7200, 21600];
     for (let attempt = 1; attempt <= 6; attempt++) {
-      await waitFor(() => mine().length >= attempt);
+      await pollUntil(() => mine().length >= attempt);
       await sb.deliveriesIdle();
       const rec = (await call(sb, 'GET', '/webhook/deliveries?status=' + (attempt < 6 ? 'PENDING' : 'FAILED'))).body.data.find((x: { id: string }) => x.id === d.id);
       expect(rec).toMatchObject({ attempts: attempt, responseStatus: 500, lastError: 'receiver answered HTTP 500' });
@@ -157,13 +156,13 @@ describe('deliveries', () => {
   });
 
   it('with --time-scale the whole retry schedule runs by itself (no advance)', async () => {
-    const fast = await sandbox({ timeScale: 36_000 });
-    const dead = await startReceiver();
+    const fast = await startFastSandbox({ timeScale: 36_000 });
+    const dead = await startWebhookSink();
     dead.respond = 500;
     try {
       await call(fast, 'PATCH', '/webhook', { body: { url: dead.url } });
       const d = (await call(fast, 'POST', '/webhook/test')).body;
-      await waitFor(async () => (await call(fast, 'GET', '/webhook/deliveries?status=FAILED')).body.data.some((x: { id: string }) => x.id === d.id), 10_000);
+      await pollUntil(async () => (await call(fast, 'GET', '/webhook/deliveries?status=FAILED')).body.data.some((x: { id: string }) => x.id === d.id), 10_000);
       expect(dead.received).toHaveLength(6);
       // 1m, 5m, 30m, 2h, 6h at 36,000x are about 2, 8, 50, 200 and 600 ms of real time.
       const gaps = dead.received.slice(1).map((r, i) => r.at - dead.received[i]!.at);
@@ -178,7 +177,7 @@ describe('deliveries', () => {
   it('a receiver that does not answer in time counts as a failed attempt', async () => {
     rx.respond = 'hang';
     const d = (await call(sb, 'POST', '/webhook/test')).body;
-    await waitFor(async () => (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.some((x: { id: string; attempts: number }) => x.id === d.id && x.attempts === 1));
+    await pollUntil(async () => (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.some((x: { id: string; attempts: number }) => x.id === d.id && x.attempts === 1));
     const rec = (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.find((x: { id: string }) => x.id === d.id);
     expect(rec.lastError).toContain('did not answer');
     expect(rec.responseStatus).toBeNull();
@@ -205,7 +204,7 @@ describe('deliveries', () => {
       const d = (await call(sb, 'POST', '/webhook/test')).body;
       // Polled through the library handle, so the rate budget the other tests use is untouched.
       const find = () => (sb.state().deliveries as { id: string; attempts: number; status: string; lastError: string | null }[]).find((x) => x.id === d.id);
-      await waitFor(() => find()?.attempts === 1);
+      await pollUntil(() => find()?.attempts === 1);
       const rec = find()!;
       expect(rec.status).toBe('PENDING');
       expect(rec.lastError).toContain('did not answer within 300 ms');
@@ -218,10 +217,10 @@ describe('deliveries', () => {
   it('a receiver that recovers gets the retry and the record turns DELIVERED', async () => {
     rx.respond = 503;
     const d = (await call(sb, 'POST', '/webhook/test')).body;
-    await waitFor(async () => (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.some((x: { id: string; attempts: number }) => x.id === d.id && x.attempts === 1));
+    await pollUntil(async () => (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.some((x: { id: string; attempts: number }) => x.id === d.id && x.attempts === 1));
     rx.respond = 204;
     sb.advance(60);
-    await waitFor(async () => (await call(sb, 'GET', '/webhook/deliveries?status=DELIVERED')).body.data.some((x: { id: string }) => x.id === d.id));
+    await pollUntil(async () => (await call(sb, 'GET', '/webhook/deliveries?status=DELIVERED')).body.data.some((x: { id: string }) => x.id === d.id));
     const done = (await call(sb, 'GET', '/webhook/deliveries?status=DELIVERED')).body.data.find((x: { id: string }) => x.id === d.id);
     expect(done).toMatchObject({ attempts: 2, responseStatus: 204 });
     const mine = rx.received.filter((x) => JSON.parse(x.raw).id === d.eventId);

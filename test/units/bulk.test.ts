@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createContext, resolveGlobals } from '../../src/context.js';
 import { ApiError, InterruptedError, PartialFailureError, exitCodeFor } from '../../src/errors.js';
 import { runBulk, settleBulk } from '../../src/units/bulk.js';
-import { fakeIO } from '../helpers/fake-io.js';
+import { fakeIO } from '../helpers/index.js';
 
 function ctxWith(signal = new AbortController().signal) {
   const io = fakeIO();

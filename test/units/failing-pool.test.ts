@@ -2,7 +2,7 @@
 // items in a row failed, instead of sending 4 requests for each of 30 items. Asserted on the
 // requests proxyctl sent (its --debug trace), the exit code and the sandbox's balance and units.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cents, pickPools, startKit, type Kit } from '../helpers/sandbox-kit.js';
+import { cents, type Kit, pickPools, startKit } from '../helpers/index.js';
 
 const LANES = 4;
 const ATTEMPTS_PER_ITEM = 4;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { fakeIO } from '../helpers/fake-io.js';
+import { fakeIO } from '../helpers/index.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The unit lifecycle end to end: the built binary against an in-process sandbox, asserting exit
 // codes, exact output and the server's state (balance debited exactly once per unit).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cents, pickPools, startKit, type Kit } from '../helpers/sandbox-kit.js';
+import { cents, type Kit, pickPools, startKit } from '../helpers/index.js';
 
 let kit: Kit;
 let pool: string;

@@ -6,7 +6,7 @@ import { ApiError, NetworkError } from '../../src/errors.js';
 import { createSafely } from '../../src/units/create-safely.js';
 import { extendSafely } from '../../src/units/extend-safely.js';
 import { deriveIdempotencyKey } from '../../src/units/idempotency.js';
-import { json, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { json, type ScriptedServer, startScriptedServer } from '../helpers/index.js';
 
 const BASE = '3f2b8c1e-9d4a-4c7e-8b21-5a6f0e9d1c34';
 const UNIT = { proxyRef: 'PRX-1', ip: '203.0.113.1', port: 10001, credentials: { username: 'u', password: 'p' }, expiresAt: '2030-01-01T00:00:00.000Z' };

@@ -2,9 +2,7 @@
 // (exit 9, or 10 when others in the batch applied) with the API's answer, and the unit (and for
 // extend the balance) is read back to say what actually happened.
 import { afterEach, describe, expect, it } from 'vitest';
-import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { json, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
-import { startKit } from '../helpers/sandbox-kit.js';
+import { json, proxyctl, type ScriptedServer, startKit, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
 
 const T0 = '2030-01-01T00:00:00.000Z';
 const T1 = '2030-01-08T00:00:00.000Z';

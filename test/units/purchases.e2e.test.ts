@@ -3,8 +3,7 @@
 // units that exist and a balance debited exactly once per unit.
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
-import { cents, pickPools, startKit, type Kit } from '../helpers/sandbox-kit.js';
+import { BIN, cents, cleanEnv, type Kit, pickPools, startKit } from '../helpers/index.js';
 
 const KEY = '6b1f7d0e-2c3a-4e5f-8a9b-0c1d2e3f4a5b';
 let kit: Kit | undefined;

@@ -1,8 +1,7 @@
 // Every bad flag fails with exit 2 and a clear message before a single request is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { fakeIO } from '../helpers/fake-io.js';
-import { json, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { fakeIO, json, type ScriptedServer, startScriptedServer } from '../helpers/index.js';
 
 let server: ScriptedServer;
 beforeAll(async () => {

@@ -1,13 +1,9 @@
 // In-process tests of the webhook commands against the sandbox: exact exit codes, output and the
 // sandbox's state afterwards.
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { fakeIO } from '../helpers/fake-io.js';
-import { tempHome } from '../helpers/cli.js';
-import { json, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
-import { createUnit, trigger } from '../helpers/sandbox-webhooks.js';
+import { createUnit, fakeIO, json, type ScriptedServer, signature, startScriptedServer, tempHome, trigger } from '../helpers/index.js';
 
 let sb: Sandbox;
 let receiver: ScriptedServer;
@@ -107,7 +103,7 @@ describe('webhook test', () => {
     const got = receiver.requests.slice(before);
     expect(got).toHaveLength(1);
     const req = got[0]!;
-    expect(req.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(req.body).digest('hex')}`);
+    expect(req.headers['x-service-signature']).toBe(signature(req.body, secret));
     expect(JSON.parse(req.body)).toMatchObject({ event: 'unit.created', test: true });
     expect(r.err).toContain('acknowledged');
   });

@@ -3,9 +3,7 @@
 // delivery is printed once, and every change once, however deep in the log it is.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { proxyctl, tempHome, type TempHome } from '../helpers/cli.js';
-import { jsonLines } from '../helpers/streams.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { jsonLines, proxyctl, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
 
 interface Line {
   type: string;

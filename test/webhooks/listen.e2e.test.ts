@@ -1,15 +1,10 @@
 // End to end: the sandbox's real delivery pipeline → the built `proxyctl webhook listen`.
 // Signatures are checked here with node:crypto, independently of src/webhooks/signature.ts.
-import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { proxyctl, tempHome } from '../helpers/cli.js';
-import { jsonLines } from '../helpers/streams.js';
-import { json, startScriptedServer } from '../helpers/scripted-server.js';
-import { startListener } from '../helpers/listen-process.js';
-import { createUnit } from '../helpers/sandbox-webhooks.js';
+import { createUnit, json, jsonLines, proxyctl, signature, spawnListen, startScriptedServer, startWebhookSink, tempHome } from '../helpers/index.js';
 
 const home = tempHome();
 let sb: Sandbox;
@@ -24,7 +19,6 @@ afterAll(async () => {
   home.cleanup();
 });
 
-const hmac = (body: Buffer | string, secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 type Delivery = { id: string; eventId: string; event: string; status: string; attempts: number; maxAttempts: number; responseStatus: number | null; nextAttemptAt: string | null };
 const deliveries = () => sb.state().deliveries as Delivery[];
 
@@ -36,28 +30,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-interface Captured {
-  body: Buffer;
-  headers: IncomingHttpHeaders;
-}
-
-async function captureServer(status: number) {
-  const got: Captured[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ body: Buffer.concat(chunks), headers: req.headers });
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, got, close: () => new Promise((r) => server.close(r)) };
-}
-
 describe('webhook listen (built binary) with the sandbox', () => {
   it('receives real events from a unit purchase and from webhook test, with the secret read from the API', async () => {
-    const listener = await startListener([], home, env);
+    const listener = await spawnListen([], home, env);
     // Pointing the webhook at the receiver issues a new secret; listen re-reads it on the first mismatch.
     const set = await proxyctl(['webhook', 'set', listener.url, '--json'], { home, env });
     expect(set.exitCode).toBe(0);
@@ -93,7 +68,7 @@ describe('webhook listen (built binary) with the sandbox', () => {
   });
 
   it('--secret: 400 for missing or bad signatures, redeliveries recognised, --forward-to relays exact bytes and headers', async () => {
-    const target = await captureServer(204);
+    const target = await startWebhookSink(204);
     const port = await freePort();
     const patched = await fetch(`${sb.baseUrl}/api/reseller/v1/webhook`, {
       method: 'PATCH',
@@ -101,15 +76,15 @@ describe('webhook listen (built binary) with the sandbox', () => {
       body: JSON.stringify({ url: `http://127.0.0.1:${port}/` }),
     });
     const secret = ((await patched.json()) as { secret: string }).secret;
-    const listener = await startListener(['--port', String(port), '--secret', 'whsec_old', '--secret', secret, '--forward-to', target.url], home);
+    const listener = await spawnListen(['--port', String(port), '--secret', 'whsec_old', '--secret', secret, '--forward-to', target.url], home);
     try {
       // A real event: the forwarded body still verifies against the secret, so it is the signed bytes.
       const ref = await createUnit(sb);
       const rec = await listener.waitFor((r) => r.event === 'unit.created' && (r.payload as { data: { proxyRef: string } }).data.proxyRef === ref, 'unit.created');
       expect(rec.secretIndex).toBe(1);
       expect(rec.forward).toMatchObject({ url: target.url, status: 204 });
-      const relayed = target.got.at(-1)!;
-      expect(relayed.headers['x-service-signature']).toBe(hmac(relayed.body, secret));
+      const relayed = target.received.at(-1)!;
+      expect(relayed.headers['x-service-signature']).toBe(signature(relayed.bytes, secret));
       expect(relayed.headers['x-service-event']).toBe('unit.created');
       expect(relayed.headers['x-service-delivery']).toBe(rec.deliveryId);
       expect(relayed.headers['x-api-key']).toBeUndefined();
@@ -121,7 +96,7 @@ describe('webhook listen (built binary) with the sandbox', () => {
         const res = await fetch(listener.url, {
           method: 'POST',
           body,
-          headers: { 'content-type': 'application/json', 'x-service-event': 'unit.released', 'x-service-delivery': delivery, 'x-service-timestamp': '1767225600', 'x-service-signature': hmac(body, secret) },
+          headers: { 'content-type': 'application/json', 'x-service-event': 'unit.released', 'x-service-delivery': delivery, 'x-service-timestamp': '1767225600', 'x-service-signature': signature(body, secret) },
         });
         expect(res.status).toBe(200);
       }
@@ -130,21 +105,21 @@ describe('webhook listen (built binary) with the sandbox', () => {
       // The listener may print the two records in either order: wait for each, never assume.
       const first = await listener.waitFor((r) => r.deliveryId === 'dlv_a' && r.forward !== undefined, 'the first delivery');
       expect(first).toMatchObject({ redelivery: false, seen: 1 });
-      const handRelays = target.got.filter((g) => g.headers['x-service-event'] === 'unit.released');
+      const handRelays = target.received.filter((g) => g.headers['x-service-event'] === 'unit.released');
       expect(handRelays).toHaveLength(2);
       for (const g of handRelays) {
-        expect(g.body.equals(body)).toBe(true);
+        expect(g.bytes.equals(body)).toBe(true);
         expect(g.headers['x-service-timestamp']).toBe('1767225600');
         expect(g.headers['content-type']).toBe('application/json');
       }
 
       // Bad and missing signatures: 400, reported, never relayed.
-      const relayedBefore = target.got.length;
-      const bad = await fetch(listener.url, { method: 'POST', body, headers: { 'x-service-event': 'unit.released', 'x-service-signature': hmac(body, 'whsec_wrong') } });
+      const relayedBefore = target.received.length;
+      const bad = await fetch(listener.url, { method: 'POST', body, headers: { 'x-service-event': 'unit.released', 'x-service-signature': signature(body, 'whsec_wrong') } });
       expect(bad.status).toBe(400);
       const missing = await fetch(listener.url, { method: 'POST', body });
       expect(missing.status).toBe(400);
-      const tampered = await fetch(listener.url, { method: 'POST', body: Buffer.concat([body, Buffer.from(' ')]), headers: { 'x-service-signature': hmac(body, secret) } });
+      const tampered = await fetch(listener.url, { method: 'POST', body: Buffer.concat([body, Buffer.from(' ')]), headers: { 'x-service-signature': signature(body, secret) } });
       expect(tampered.status).toBe(400);
       // The answers can arrive before the receiver's lines do.
       await listener.waitFor(() => listener.records.filter((r) => r.type === 'rejected').length === 3, 'three rejections');
@@ -153,7 +128,7 @@ describe('webhook listen (built binary) with the sandbox', () => {
         [400, 'missing signature'],
         [400, 'signature mismatch'],
       ]);
-      expect(target.got.length).toBe(relayedBefore);
+      expect(target.received.length).toBe(relayedBefore);
     } finally {
       const stopped = await listener.stop();
       expect(stopped.exitCode).toBe(0);

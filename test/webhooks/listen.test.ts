@@ -1,17 +1,11 @@
 // In-process tests of `webhook listen`: the human lines, start-up failures, and shutdown on abort.
-import { createHmac } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { fakeIO, type FakeIO } from '../helpers/fake-io.js';
-import { tempHome } from '../helpers/cli.js';
-import { json, startScriptedServer } from '../helpers/scripted-server.js';
+import { fakeIO, type FakeIO, json, signature, startScriptedServer, tempHome } from '../helpers/index.js';
 
 // The config dir must never be the real user's, even where no command should open it.
 const home = tempHome();
 afterAll(() => home.cleanup());
-const hmac = (body: string, secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 async function until(cond: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5_000;
@@ -34,7 +28,7 @@ describe('webhook listen (in-process)', () => {
   it('prints one human line per delivery and exits 0 when interrupted', async () => {
     const l = await listen(['--secret', 's1']);
     const body = JSON.stringify({ id: 'evt_9', event: 'unit.down', occurredAt: '2026-01-01T00:00:00Z', data: { proxyRef: 'PRX-4', reason: 'quota_exceeded' } });
-    const res = await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': hmac(body, 's1'), 'x-service-delivery': 'dlv_1', 'x-service-event': 'unit.down' } });
+    const res = await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': signature(body, 's1'), 'x-service-delivery': 'dlv_1', 'x-service-event': 'unit.down' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true });
     const get = await fetch(l.url);
@@ -51,12 +45,12 @@ describe('webhook listen (in-process)', () => {
     const target = await startScriptedServer((_req, res) => json(res, 502, {}));
     const l = await listen(['--secret', 's1', '--forward-to', `${target.url}/in`]);
     const body = '{"id":"evt_1","event":"balance.low","data":{"balance":3,"threshold":50}}';
-    await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': hmac(body, 's1') } });
+    await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': signature(body, 's1') } });
     await until(() => l.io.out().includes('→'), 'the relay result');
     expect(l.io.out()).toMatch(/balance 3 below the threshold 50 {2}→ 502 \(\d+ms\)/);
     expect(target.requests[0]!.body).toBe(body);
     await target.close();
-    await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': hmac(body, 's1') } });
+    await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': signature(body, 's1') } });
     await until(() => l.io.out().includes('failed'), 'the relay failure');
     expect(l.io.out()).toContain('redelivery #1 of evt_1');
     expect(l.io.out()).toContain('→ failed: ECONNREFUSED');
@@ -64,12 +58,11 @@ describe('webhook listen (in-process)', () => {
   });
 
   it('a delivery whose relay is still running at Ctrl-C is still reported (and counted)', async () => {
-    const target = createServer(() => undefined); // accepts, never answers
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    const target = await startScriptedServer(); // accepts, never answers
     try {
-      const l = await listen(['--secret', 's1', '--forward-to', `http://127.0.0.1:${(target.address() as AddressInfo).port}/in`]);
+      const l = await listen(['--secret', 's1', '--forward-to', `${target.url}/in`]);
       const body = '{"id":"evt_5","event":"unit.released","data":{"proxyRef":"PRX-5"}}';
-      const res = await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': hmac(body, 's1') } });
+      const res = await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': signature(body, 's1') } });
       expect(res.status).toBe(200);
       expect(await l.stop()).toBe(0);
       // The service saw a 200: the delivery must not vanish from the output.
@@ -77,19 +70,17 @@ describe('webhook listen (in-process)', () => {
       expect(l.io.out()).toMatch(/→ failed: .*stopped/);
       expect(l.io.err()).toContain('1 delivery received');
     } finally {
-      target.closeAllConnections();
-      target.close();
+      await target.close();
     }
   });
 
   it('a busy port, a bad --forward-to, -o json, and no secret at all are usage errors (exit 2)', async () => {
-    const busy = createServer();
-    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
-    const port = (busy.address() as AddressInfo).port;
+    const busy = await startScriptedServer();
+    const port = busy.port;
     const io = fakeIO({ env: home.env });
     expect(await main(['webhook', 'listen', '--port', String(port), '--secret', 's'], io)).toBe(2);
     expect(io.err()).toContain(`port ${port} is already in use`);
-    busy.close();
+    await busy.close();
     expect(await main(['webhook', 'listen', '--forward-to', 'not a url', '--secret', 's'], fakeIO({ env: home.env }))).toBe(2);
     expect(await main(['webhook', 'listen', '--port', '70000', '--secret', 's'], fakeIO({ env: home.env }))).toBe(2);
     expect(await main(['webhook', 'listen', '--json', '--secret', 's'], fakeIO({ env: home.env }))).toBe(2);

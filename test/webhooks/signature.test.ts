@@ -2,25 +2,25 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { matchSignature, parseSignatureArg, parseSignatureHeader, signBody, verifySignature } from '../../src/webhooks/signature.js';
 import { UsageError } from '../../src/errors.js';
+import { signature } from '../helpers/index.js';
 
-// Computed here with node:crypto, independently of the helper under test.
-const hmac = (body: string | Buffer, secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+// Computed with node:crypto (here and in the test helpers' signature()), independently of the helper under test.
 const BODY = '{"id":"evt_1","event":"unit.created","occurredAt":"2026-01-01T00:00:00.000Z","data":{"proxyRef":"PRX-1"}}';
 
 describe('webhook signatures', () => {
   it('signBody matches an independent HMAC-SHA256 of the raw body', () => {
-    expect(signBody(BODY, 'whsec_a')).toBe(hmac(BODY, 'whsec_a'));
-    expect(signBody(Buffer.from(BODY), 'whsec_a')).toBe(hmac(BODY, 'whsec_a'));
+    expect(signBody(BODY, 'whsec_a')).toBe(signature(BODY, 'whsec_a'));
+    expect(signBody(Buffer.from(BODY), 'whsec_a')).toBe(signature(BODY, 'whsec_a'));
   });
 
   it('accepts the right secret and says which one matched', () => {
-    const sig = hmac(BODY, 'new');
+    const sig = signature(BODY, 'new');
     expect(verifySignature(BODY, sig, ['new'])).toEqual({ ok: true, secretIndex: 0 });
     expect(verifySignature(BODY, sig, ['old', 'new'])).toEqual({ ok: true, secretIndex: 1 });
   });
 
   it('rejects a wrong secret, a changed body and a re-serialised body', () => {
-    const sig = hmac(BODY, 'right');
+    const sig = signature(BODY, 'right');
     expect(verifySignature(BODY, sig, ['wrong'])).toEqual({ ok: false, reason: 'mismatch' });
     expect(verifySignature(`${BODY}\n`, sig, ['right'])).toEqual({ ok: false, reason: 'mismatch' });
     expect(verifySignature(JSON.stringify(JSON.parse(BODY), null, 1), sig, ['right'])).toEqual({ ok: false, reason: 'mismatch' });
@@ -36,7 +36,7 @@ describe('webhook signatures', () => {
   });
 
   it('parses a well-formed header to its 32 digest bytes', () => {
-    const sig = hmac(BODY, 's');
+    const sig = signature(BODY, 's');
     expect(parseSignatureHeader(sig)).toEqual(createHmac('sha256', 's').update(BODY).digest());
     expect(parseSignatureHeader(` ${sig} `)?.length).toBe(32);
   });
@@ -53,6 +53,6 @@ describe('webhook signatures', () => {
 
   it('binary bodies are signed as bytes', () => {
     const bytes = Buffer.from([0xff, 0x00, 0xfe, 0x7b]);
-    expect(verifySignature(bytes, hmac(bytes, 'k'), ['k'])).toEqual({ ok: true, secretIndex: 0 });
+    expect(verifySignature(bytes, signature(bytes, 'k'), ['k'])).toEqual({ ok: true, secretIndex: 0 });
   });
 });
