@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cents, cleanEnv, type Kit, pickPools, startKit } from '../helpers/index.js';
+import { BIN, cents, cleanEnv, type Kit, outputUntil, pickPools, startKit } from '../helpers/index.js';
 
 const PASS_FIRST = 3;
 const LANES = 4;
@@ -63,21 +63,6 @@ function env(k: Kit) {
   return cleanEnv({ ...k.home.env, PROXYCTL_BASE_URL: k.sb.baseUrl, PROXYCTL_API_KEY: k.sb.apiKey });
 }
 
-/** Resolves when the child's stderr has shown `text`. */
-function stderrShows(child: ResultPromise, text: string): Promise<void> {
-  let seen = '';
-  return new Promise((resolve) => {
-    const onData = (c: Buffer) => {
-      seen += c.toString();
-      if (seen.includes(text)) {
-        child.stderr!.off('data', onData);
-        resolve();
-      }
-    };
-    child.stderr!.on('data', onData);
-  });
-}
-
 /** The idempotency keys the sandbox is processing right now (held in the engine). */
 function keysInFlight(k: Kit): string[] {
   return [...k.sb.world.state.idempotency.entries()].filter(([, r]) => r.inFlight).map(([key]) => key.split('\u0000')[1]!);
@@ -88,8 +73,8 @@ const baseKeyOf = (stderr: string) => /idempotency key ([0-9a-f-]{36})/.exec(std
 /** `units create --count 30` (--json unless told), sent SIGINT with 3 units bought and 4 held on the wire. */
 async function interruptedBatch(k: Kit, pool: string, g: Gate, format = ['--json']): Promise<{ child: ResultPromise }> {
   const child = execa('node', [BIN, 'units', 'create', '--pool', pool, '--period', '3h', '--count', '30', ...format], { reject: false, env: env(k), timeout: 60_000 });
-  await Promise.all([stderrShows(child, `[${PASS_FIRST}/30] created`), g.held(LANES)]);
-  const waiting = stderrShows(child, `letting ${LANES} purchases in flight finish`);
+  await Promise.all([outputUntil(child, 'stderr', (t) => t.includes(`[${PASS_FIRST}/30] created`)), g.held(LANES)]);
+  const waiting = outputUntil(child, 'stderr', (t) => t.includes(`letting ${LANES} purchases in flight finish`));
   child.kill('SIGINT');
   await waiting;
   // Wrapped: a ResultPromise is itself awaitable, and returning it would wait for the exit.
@@ -122,8 +107,8 @@ describe('signals during a bulk create', () => {
     const child = execa('sh', ['-c', `exec node "$0" "$@" > '${out}'`, BIN, 'units', 'create', '--pool', pool, '--period', '3h', '--count', '30', '-o', 'conn'], {
       reject: false, env: env(kit), extendEnv: true, timeout: 60_000,
     });
-    await Promise.all([stderrShows(child, `[${PASS_FIRST}/30] created`), gate.held(LANES)]);
-    const waiting = stderrShows(child, `SIGTERM received: letting ${LANES} purchases in flight finish`);
+    await Promise.all([outputUntil(child, 'stderr', (t) => t.includes(`[${PASS_FIRST}/30] created`)), gate.held(LANES)]);
+    const waiting = outputUntil(child, 'stderr', (t) => t.includes(`SIGTERM received: letting ${LANES} purchases in flight finish`));
     child.kill('SIGTERM');
     await waiting;
     gate.release();

@@ -2,7 +2,7 @@
 //
 // - cli.ts             the built binary: proxyctl(args, { home }), tempHome(), cleanEnv(), BIN
 // - in-process.ts      main() in-process: runMain(), fakeIO()
-// - streams.ts         a spawned process's output: jsonLines(), firstLine()
+// - streams.ts         a spawned process's output: jsonLines(), firstLine(), outputUntil()
 // - sandbox.ts         the sandbox in-process over plain fetch: startFastSandbox(), call(), buy(), createUnit(), trigger()
 // - sandbox-kit.ts     an in-process sandbox plus the binary pointed at it: startKit()
 // - sandbox-process.ts the sandbox as a process (`proxyctl sandbox`): spawnSandbox()

@@ -57,3 +57,22 @@ export function firstLine(child: ResultPromise): Promise<string> {
     child.then((r) => reject(new Error(`exited before its first line (${r.exitCode}): ${String(r.stderr)}`)), reject);
   });
 }
+
+/**
+ * The child's stdout or stderr text from now on, once `ready(text)` holds; resolves with what
+ * came so far if the process ends first (the test's assertions then say what was missing).
+ */
+export function outputUntil(child: ResultPromise, stream: 'stdout' | 'stderr', ready: (text: string) => boolean): Promise<string> {
+  let text = '';
+  return new Promise<string>((resolve) => {
+    const onData = (c: Buffer) => {
+      text += c.toString('utf8');
+      if (ready(text)) {
+        child[stream]!.off('data', onData);
+        resolve(text);
+      }
+    };
+    child[stream]!.on('data', onData);
+    void child.then(() => resolve(text), () => resolve(text));
+  });
+}

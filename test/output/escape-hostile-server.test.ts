@@ -2,7 +2,7 @@
 // (table, tsv, csv, conn, errors, bulk progress) shows them escaped; --json keeps them verbatim.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, proxyctl, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
+import { json, outputUntil, proxyctl, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
 
 const TITLE = '\u001b]0;pwned\u0007';
 const CLEAR = '\u001b[2J\u001b[H';
@@ -126,18 +126,6 @@ describe('error messages from the server', () => {
   });
 });
 
-/** Resolves with stdout once `ready(stdout)` holds (or the process ended). */
-function stdoutUntil(child: ReturnType<typeof proxyctl>, ready: (out: string) => boolean): Promise<string> {
-  let out = '';
-  return new Promise<string>((resolve) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-      if (ready(out)) resolve(out);
-    });
-    void child.then(() => resolve(out));
-  });
-}
-
 function expectEscapedLines(out: string): void {
   expect(out).not.toMatch(RAW);
   expect(out.split('\n').some((l) => l.startsWith('error: fake line'))).toBe(false);
@@ -146,7 +134,7 @@ function expectEscapedLines(out: string): void {
 describe('webhook log --follow', () => {
   it('prints each delivery line with the server text escaped', async () => {
     const follow = proxyctl(['webhook', 'log', '--follow', '--interval', '1'], { home, env, timeout: 60_000 });
-    const out = await stdoutUntil(follow, (o) => o.includes('DLV-1') && o.endsWith('\n'));
+    const out = await outputUntil(follow, 'stdout', (o) => o.includes('DLV-1') && o.endsWith('\n'));
     follow.kill('SIGINT');
     expect((await follow).exitCode).toBe(0);
     expectEscapedLines(out);
@@ -167,7 +155,7 @@ describe('webhook listen', () => {
       });
       void listen.then(() => reject(new Error(`listen ended: ${err}`)));
     });
-    const seen = stdoutUntil(listen, (o) => o.includes('PRX-7') && o.endsWith('\n'));
+    const seen = outputUntil(listen, 'stdout', (o) => o.includes('PRX-7') && o.endsWith('\n'));
     const body = JSON.stringify({ id: 'evt_1', event: 'unit.down', data: { proxyRef: `PRX-7${TITLE}`, reason: `quota${CLEAR}${FAKE}` } });
     const res = await fetch(url, { method: 'POST', body, headers: { 'x-service-signature': `sha256=${createHmac('sha256', 's1').update(body).digest('hex')}` } });
     expect(res.status).toBe(200);
