@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shouldColor } from '../src/io.js';
-import { createContext, resolveGlobals } from '../src/context.js';
+import { createContext, resolveGlobals } from '../src/context/index.js';
 import { fakeIO } from './helpers/index.js';
 
 describe('colour decision', () => {

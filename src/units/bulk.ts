@@ -1,7 +1,7 @@
 // Bulk work over many items: bounded concurrency (the API client's rate budget paces the actual
 // requests, so steady-state bulk work waits instead of drawing 429s), progress on stderr, Ctrl-C
 // that stops new items but lets started ones finish, and per-item outcomes for the summary.
-import type { Context } from '../context.js';
+import type { BaseContext as Context } from '../globals.js';
 import { ApiError, CliError, InterruptedError, NotAppliedError, PartialFailureError, notAppliedObject, type ItemOutcome } from '../errors.js';
 import { bar, escapeControl, paintFor, printList, printObject, type View } from '../output/index.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeControl, escapeDeep } from '../../src/output/escape.js';
 import { cell } from '../../src/output/format.js';
-import { createContext, resolveGlobals } from '../../src/context.js';
+import { createContext, resolveGlobals } from '../../src/context/index.js';
 import { fakeIO } from '../helpers/index.js';
 
 describe('escapeControl', () => {

@@ -1,6 +1,6 @@
 // The bulk runner in-process: bounded concurrency, Ctrl-C semantics and the exit-code decision.
 import { describe, expect, it } from 'vitest';
-import { createContext, resolveGlobals } from '../../src/context.js';
+import { createContext, resolveGlobals } from '../../src/context/index.js';
 import { ApiError, InterruptedError, PartialFailureError, exitCodeFor } from '../../src/errors.js';
 import { runBulk, settleBulk } from '../../src/units/bulk.js';
 import { fakeIO } from '../helpers/index.js';

@@ -1,52 +1,19 @@
 // The one context every command receives. Costly parts (config store, API client, prompts) are
 // created lazily, on first use, so a command that does not need them never loads them.
-import type { IO } from './io.js';
-import type { ApiClient } from './api/client.js';
-import type { ConfigStore } from './config/store.js';
-import { shouldColor } from './io.js';
-import { UsageError } from './errors.js';
-import { escapeControl } from './output/escape.js';
+// This folder is the one wiring layer: credentials, API-client construction, login, prompts.
+import type { IO } from '../io.js';
+import type { ApiClient } from '../api/client.js';
+import type { ConfigStore } from '../config/store.js';
+import { OUTPUT_FORMATS, nonEmpty, type GlobalOptions, type OutputFormat } from '../globals.js';
+import { shouldColor } from '../io.js';
+import { UsageError } from '../errors.js';
+import { escapeControl } from '../output/escape.js';
+import { warningLabel } from '../output/stderr-label.js';
+import { createPrompt } from './prompt.js';
+import type { Context } from './types.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'conn'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-/** Global options after flag > environment > default precedence has been applied. */
-export interface GlobalOptions {
-  profile: string | undefined;
-  baseUrl: string | undefined;
-  /** The format asked for with -o/--json; undefined means "table for people" (the default). */
-  output: OutputFormat | undefined;
-  color: boolean;
-  quiet: boolean;
-  debug: boolean;
-  yes: boolean;
-  noInput: boolean;
-  /** Per-request timeout in milliseconds. */
-  timeoutMs: number;
-  /** Allow sending the key over plain http to a non-loopback host. */
-  insecure: boolean;
-}
-
-export interface Context {
-  io: IO;
-  globals: GlobalOptions;
-  /** Aborted on Ctrl-C: stop starting new work, let in-flight work settle. */
-  signal: AbortSignal;
-  now(): Date;
-  /** Colour decisions per stream. */
-  stdoutColor: boolean;
-  stderrColor: boolean;
-  /** True when a prompt may be shown: stdin is a TTY and neither --no-input nor CI is set. */
-  canPrompt: boolean;
-  /** Human notice on stderr (suppressed by --quiet). */
-  notice(message: string): void;
-  /** Warning on stderr (always shown). */
-  warn(message: string): void;
-  /** The API client (undici loads on first call). Throws exit-3 errors when no key is configured. */
-  api(): Promise<ApiClient>;
-  /** Profiles and caches (the config file is read on first call). */
-  config(): Promise<ConfigStore>;
-}
+export { OUTPUT_FORMATS, nonEmpty, type GlobalOptions, type OutputFormat } from '../globals.js';
+export type { Context } from './types.js';
 
 export interface RawGlobalFlags {
   profile?: string;
@@ -102,15 +69,12 @@ export function resolveGlobals(flags: RawGlobalFlags, io: IO): GlobalOptions {
   };
 }
 
-/** An empty variable or setting (PROXYCTL_API_KEY=) counts as unset. */
-export function nonEmpty(v: string | undefined): string | undefined {
-  return v === undefined || v === '' ? undefined : v;
-}
 
 export function createContext(io: IO, globals: GlobalOptions, signal: AbortSignal, now: () => Date = () => new Date()): Context {
   const stderrColor = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
   let api: Promise<ApiClient> | undefined;
   let config: Promise<ConfigStore> | undefined;
+  const prompt = createPrompt(io, globals.noInput, signal);
   const ctx: Context = {
     io,
     globals,
@@ -118,19 +82,20 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
     now,
     stdoutColor: shouldColor({ flag: globals.color, env: io.env, isTTY: io.stdoutIsTTY }),
     stderrColor,
-    canPrompt: io.stdinIsTTY && !globals.noInput,
+    canPrompt: prompt.available,
+    prompt,
     notice(message) {
       if (!globals.quiet) io.stderr.write(`${escapeControl(message)}\n`);
     },
     warn(message) {
-      io.stderr.write(`${stderrColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:'} ${escapeControl(message)}\n`);
+      io.stderr.write(`${warningLabel(stderrColor)} ${escapeControl(message)}\n`);
     },
     api() {
-      api ??= import('./api/index.js').then((m) => m.createApiClient(ctx, globals.insecure));
+      api ??= import('./api.js').then((m) => m.createApiClient(ctx, globals.insecure));
       return api;
     },
     config() {
-      config ??= import('./config/store.js').then((m) => m.openConfigStore(io.env, (msg) => ctx.warn(msg)));
+      config ??= import('../config/store.js').then((m) => m.openConfigStore(io.env, (msg) => ctx.warn(msg)));
       return config;
     },
   };

@@ -1,6 +1,7 @@
 // Where the base URL and API key come from: flag > environment > stored profile.
-import { nonEmpty, type Context } from '../context.js';
-import { DEFAULT_PROFILE } from './store.js';
+import type { Context } from './types.js';
+import { nonEmpty } from '../globals.js';
+import { DEFAULT_PROFILE } from '../config/store.js';
 
 export interface Credentials {
   baseUrl: string | undefined;
