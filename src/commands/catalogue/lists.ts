@@ -1,6 +1,8 @@
 // `proxyctl providers | countries | states`: plain collections. Entry field names of countries
 // and states are not fixed by the spec, so tables show whatever fields arrive.
-import type { HandlerInput } from '../action.js';
+import type { Input as ProvidersInput } from './providers.command.js';
+import type { Input as CountriesInput } from './countries.command.js';
+import type { Input as StatesInput } from './states.command.js';
 import type { Context } from '../../context.js';
 import type { Query } from '../../api/index.js';
 import { assertFormats, printList, withSpinner } from '../../output/index.js';
@@ -20,17 +22,17 @@ async function show(ctx: Context, path: string, query: Query, empty: string): Pr
   return 0;
 }
 
-export function providers({ ctx }: HandlerInput): Promise<number> {
+export function providers({ ctx }: ProvidersInput): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   return show(ctx, '/providers', {}, 'No providers.');
 }
 
-export function countries({ ctx }: HandlerInput): Promise<number> {
+export function countries({ ctx }: CountriesInput): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   return show(ctx, '/countries', {}, 'No countries.');
 }
 
-export async function states({ flags, ctx }: HandlerInput<{ country?: string }>): Promise<number> {
+export async function states({ flags, ctx }: StatesInput): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const country = countryCode(flags.country);
   return show(ctx, '/states', { country }, country ? `No states with pools in ${country}.` : 'No states.');

@@ -1,5 +1,5 @@
 // `proxyctl account`: GET /account, balance and discount.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './account.command.js';
 import type { Context } from '../../context.js';
 import { assertFormats, printObject, withExtraFields, withSpinner } from '../../output/index.js';
 import { ACCOUNT_COLUMNS, type Snapshot } from './show.js';
@@ -10,7 +10,7 @@ export async function run(ctx: Context): Promise<Snapshot> {
   return withSpinner(ctx, 'Fetching balance…', () => api.get<Snapshot>('/account', shapes.account));
 }
 
-export default async function account({ ctx }: HandlerInput): Promise<number> {
+export default async function account({ ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const value = await run(ctx);
   await printObject(ctx, value, { columns: withExtraFields(ACCOUNT_COLUMNS, ['balanceUsd', 'discountPercent', 'resellerEnabled'], [value]) });

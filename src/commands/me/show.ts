@@ -1,5 +1,5 @@
 // `proxyctl me`: GET /me, the account snapshot.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './show.command.js';
 import type { Context } from '../../context.js';
 import { assertFormats, cell, money, percent, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
@@ -47,7 +47,7 @@ export function accountColumns(value: Snapshot): Column<Snapshot>[] {
   return withExtraFields(present, ['email', ...ACCOUNT_KEYS, 'units', 'prices', 'webhook'], [value]);
 }
 
-export default async function me({ ctx }: HandlerInput): Promise<number> {
+export default async function me({ ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const snapshot = await run(ctx);
   await printObject(ctx, snapshot, { columns: accountColumns(snapshot) });

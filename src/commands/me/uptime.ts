@@ -1,6 +1,6 @@
 // `proxyctl me uptime`: the account-wide uptime and a per-unit table coloured by health. The
 // window is checked here (day 1-30, ISO dates, from before to, 30-day cap) before any request.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './uptime.command.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/index.js';
@@ -105,7 +105,7 @@ const UNIT_COLUMNS: Column<UnitUptime>[] = [
   { header: 'excluded', value: (u) => u.slotsExcluded },
 ];
 
-export default async function uptime({ flags, ctx }: HandlerInput<{ day?: string; from?: string; to?: string }>): Promise<number> {
+export default async function uptime({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const opts = parseOptions(flags, ctx.now());
   const data = await run(opts, ctx);

@@ -1,5 +1,5 @@
 // `proxyctl pools get POOL_ID`: GET /pools/{poolId}.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './get.command.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
@@ -17,9 +17,9 @@ export async function run(poolId: string, ctx: Context): Promise<Pool> {
   return withSpinner(ctx, 'Fetching pool…', () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool));
 }
 
-export default async function get({ args, ctx }: HandlerInput): Promise<number> {
+export default async function get({ args: [poolId], ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const pool = await run(checkPoolId(String(args[0])), ctx);
+  const pool = await run(checkPoolId(poolId), ctx);
   // One object: a single prices row instead of a column per period.
   const columns: Column<Pool>[] = [
     ...poolColumns(undefined).slice(0, 6),

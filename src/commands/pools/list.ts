@@ -1,5 +1,5 @@
 // `proxyctl pools [list]`: GET /pools with optional filters. JSON prints the `data` array.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './list.command.js';
 import type { Context } from '../../context.js';
 import { assertFormats, printList, withExtraFields, withSpinner } from '../../output/index.js';
 import { countryCode } from '../country.js';
@@ -25,7 +25,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool
   return { data: Array.isArray(body?.data) ? body.data : [], prices: body?.prices };
 }
 
-export default async function list({ flags, ctx }: HandlerInput<ListOptions>): Promise<number> {
+export default async function list({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const opts = parseOptions(flags);
   const { data, prices } = await run(opts, ctx);

@@ -1,6 +1,6 @@
 // `proxyctl profiles list`: never prints a key, only its masked form. Marks the profile that this
 // invocation would use (flag > environment > stored current > "default"), and says why.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './list.command.js';
 import type { Context } from '../../context.js';
 import { nonEmpty } from '../../context.js';
 import { assertFormats, printList } from '../../output/index.js';
@@ -63,7 +63,7 @@ function inUse(rows: ProfileRow[]): (r: ProfileRow) => string {
   };
 }
 
-export default async function list({ ctx, command }: HandlerInput): Promise<number> {
+export default async function list({ ctx, command }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const rows = await run(ctx, (command.optsWithGlobals() as { profile?: string }).profile);
   await printList(ctx, rows, {

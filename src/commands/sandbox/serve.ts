@@ -1,28 +1,9 @@
 // `proxyctl sandbox`: starts the server, prints how to reach it, serves until Ctrl-C/SIGTERM.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './serve.command.js';
 import { UsageError } from '../../errors.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
 
-interface ServeFlags {
-  host: string;
-  port: string;
-  state?: string;
-  apiKey?: string;
-  disabledApiKey?: string;
-  balance: string;
-  discount: string;
-  seed: string;
-  rateLimit: string;
-  uptimeRateLimit: string;
-  rateWindow: string;
-  timeScale: string;
-  failPool?: string;
-  failureRate: string;
-  balanceLowThreshold: string;
-  deliveryTimeout: string;
-  engineDelay: string;
-  altPaths?: boolean;
-}
+type ServeFlags = Input['flags'];
 
 function number(flag: string, raw: string, check: (n: number) => boolean, rule: string): number {
   const n = Number(raw);
@@ -54,7 +35,7 @@ export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, stri
   };
 }
 
-export default async function serve({ flags, ctx }: HandlerInput<ServeFlags>): Promise<number> {
+export default async function serve({ flags, ctx }: Input): Promise<number> {
   const opts = parseServeFlags(flags, ctx.io.env);
   const { startSandbox } = await import('../../sandbox/index.js');
   let sb;

@@ -1,5 +1,6 @@
 // `units change-protocol REF --protocol P`: free; http_noauth needs exactly one whitelisted IP.
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './change-protocol.command.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
@@ -8,12 +9,7 @@ import { checkAllowIpsFor, normaliseAllowIps, parseCredentials, parseProtocol, p
 import { unitDetailView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
-interface Flags {
-  protocol?: string;
-  allowIp?: string[];
-  username?: string;
-  password?: string;
-}
+type Flags = Input['flags'];
 
 export interface ChangeProtocolBody {
   newProtocol: string;
@@ -35,9 +31,10 @@ export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): 
   return res.data;
 }
 
-export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
-  const ref = parseRef(args[0]);
+  const ref = parseRef(raw);
   const body = parseChangeProtocol(flags);
   await printObject(ctx, await run(ref, body, ctx), unitDetailView);
+  return finished(ctx);
 }

@@ -1,6 +1,7 @@
 // `units create`: price check against the balance first, then each unit bought with its own
 // derived idempotency key (src/units/idempotency.ts), several at a time, never twice.
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './create.command.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
@@ -17,17 +18,7 @@ import {
 import { unitDetailView, unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
-interface Flags {
-  pool?: string;
-  period?: string;
-  protocol?: string;
-  username?: string;
-  password?: string;
-  allowIp?: string[];
-  count?: string;
-  idempotencyKey?: string;
-  dryRun?: boolean;
-}
+type Flags = Input['flags'];
 
 export interface CreateOptions {
   body: CreateBody;
@@ -121,7 +112,7 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
   return new ApiError({ status: 503, code: 'pool_failing_upstream', message }, 'try another pool (proxyctl pools), or this one again later');
 }
 
-export default async function handler({ flags, ctx }: HandlerInput<Flags>): Promise<void> {
+export default async function handler({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const parsed = parseCreateFlags(flags);
   // Refused here, before the pool and balance are read, rather than when the quote is printed.
@@ -130,7 +121,7 @@ export default async function handler({ flags, ctx }: HandlerInput<Flags>): Prom
   }
   if (parsed.body.poolId !== undefined && parsed.body.period !== undefined) {
     await run(parsed as CreateOptions, ctx);
-    return;
+    return finished(ctx);
   }
   if (!ctx.canPrompt) {
     throw new UsageError('--pool and --period are required', { hint: 'e.g. proxyctl units create --pool US-12 --period 7d (in a terminal, leave them out for a guided choice)' });
@@ -138,4 +129,5 @@ export default async function handler({ flags, ctx }: HandlerInput<Flags>): Prom
   const { guidedCreate } = await import('./create-guided.js');
   const chosen = await guidedCreate(ctx, parsed);
   await run(chosen.opts, ctx, chosen.quote);
+  return finished(ctx);
 }

@@ -1,5 +1,6 @@
 // `units get REF`: one unit, with its connection string.
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './get.command.js';
 import type { Context } from '../../context.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
@@ -12,8 +13,9 @@ export async function run(ref: string, ctx: Context): Promise<Unit> {
   return api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
 }
 
-export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
+export default async function handler({ args: [raw], ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
-  const ref = parseRef(args[0]);
+  const ref = parseRef(raw);
   await printObject(ctx, await run(ref, ctx), unitDetailView);
+  return finished(ctx);
 }

@@ -1,5 +1,6 @@
 // `units list`: one page, or every page streamed with --all (so `-o conn > proxies.txt` exports all).
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './list.command.js';
 import type { Context } from '../../context.js';
 import type { Query } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
@@ -9,15 +10,7 @@ import { MAX_PAGE_SIZE, parsePositiveInt, parseStatus } from '../../units/valida
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
-interface Flags {
-  status?: string;
-  pool?: string;
-  includeExpired?: boolean;
-  expiringWithin?: string;
-  page?: string;
-  pageSize?: string;
-  all?: boolean;
-}
+type Flags = Input['flags'];
 
 export interface ListOptions {
   query: Query;
@@ -54,7 +47,8 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   if (p?.hasNext && !opts.all) ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); use --all for every page`);
 }
 
-export default async function handler({ flags, ctx }: HandlerInput<Flags>): Promise<void> {
+export default async function handler({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   await run(parseListFlags(flags), ctx);
+  return finished(ctx);
 }

@@ -1,6 +1,7 @@
 // `units release REF...`: permanent and unrefunded, so it asks first on a terminal and needs
 // --yes anywhere else; the refusal happens before any request.
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './release.command.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { assertFormats } from '../../output/index.js';
@@ -47,11 +48,12 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
   settleBulk(ctx, report, 'released');
 }
 
-export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
+export default async function handler({ args: [raw], ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
-  const refs = parseRefs(args[0]);
+  const refs = parseRefs(raw);
   // A declined confirmation is exit 2 (the contract's "refused confirmation"), so a wrapper script
   // never mistakes "the user said no" for "released".
   if (!(await confirmRelease(refs, ctx))) throw new UsageError('nothing released: the release was not confirmed', { code: 'not_confirmed' });
   await run(refs, ctx);
+  return finished(ctx);
 }

@@ -1,7 +1,8 @@
 // `units usage REF`: the usage record at whatever path the server publishes, with the quota as a bar.
 // The record's field names are not in the spec: known pairs are drawn as a bar, and every field
 // that arrives is shown (and passed through verbatim in JSON).
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './usage.command.js';
 import type { Context } from '../../context.js';
 import { fillPath, resolveOperation } from '../../api/operations.js';
 import { assertFormats, bar, cell, outputMode, printObject, type Column } from '../../output/index.js';
@@ -27,9 +28,9 @@ export async function run(ref: string, ctx: Context): Promise<Usage> {
   return res.data;
 }
 
-export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
+export default async function handler({ args: [raw], ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
-  const ref = parseRef(args[0]);
+  const ref = parseRef(raw);
   const usage = await run(ref, ctx);
   const q = quotaFraction(usage);
   const columns: Column<Usage>[] = Object.keys(usage).map((k) => ({ header: k, value: (u: Usage) => u[k] }));
@@ -42,4 +43,5 @@ export default async function handler({ args, ctx }: HandlerInput): Promise<void
     });
   }
   await printObject(ctx, usage, { columns });
+  return finished(ctx);
 }

@@ -2,7 +2,7 @@
 // body, prints one line (or one JSON line) per delivery, relays to --forward-to, and runs until
 // Ctrl-C or SIGTERM. That is its normal end, so it exits 0 (like `stripe listen` and `proxyctl
 // sandbox`); failures to start are their own codes (2 for a busy port or no secret, 3 without a key).
-import type { HandlerInput } from '../action.js';
+import type { Input } from './listen.command.js';
 import type { Context } from '../../context.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
 import { assertFormats, escapeDeep, outputMode, paintFor } from '../../output/index.js';
@@ -10,12 +10,7 @@ import { summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';
 import { startReceiver, type ReceiverRecord } from '../../webhooks/receiver.js';
 import * as shapes from '../../api/shapes.js';
 
-interface ListenFlags {
-  port: string;
-  host: string;
-  secret: string[];
-  forwardTo?: string;
-}
+type ListenFlags = Input['flags'];
 
 export interface ListenOptions {
   port: number;
@@ -111,7 +106,7 @@ export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paint
   return parts.join('  ');
 }
 
-export default async function run({ flags, ctx }: HandlerInput<ListenFlags>): Promise<number> {
+export default async function run({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'jsonl']);
   const opts = parseListenFlags(flags);
   const secrets = await resolveSecrets(ctx, opts.secrets);

@@ -1,7 +1,7 @@
 // webhook log: the delivery log (GET /webhook/deliveries), one page, every page, or --follow,
 // which polls the log (back to the last delivery seen and the oldest pending one) and prints
 // each new delivery once and each change of state once.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './log.command.js';
 import type { Context } from '../../context.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
@@ -12,15 +12,7 @@ import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
 import { attemptsOf, deliveryColumns, paintStatus } from './views.js';
 import * as shapes from '../../api/shapes.js';
 
-interface LogFlags {
-  status?: string;
-  event?: string;
-  page?: string;
-  pageSize?: string;
-  all?: boolean;
-  follow?: boolean;
-  interval?: string;
-}
+type LogFlags = Input['flags'];
 
 export interface LogOptions {
   query: Query;
@@ -136,7 +128,7 @@ async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<n
   }
 }
 
-export default async function run({ flags, ctx }: HandlerInput<LogFlags>): Promise<number> {
+export default async function run({ flags, ctx }: Input): Promise<number> {
   const opts = parseLogFlags(flags);
   assertFormats(ctx, opts.follow ? ['table', 'jsonl'] : ['table', 'json', 'jsonl', 'csv']);
   const api = await ctx.api();
