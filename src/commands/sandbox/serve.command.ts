@@ -1,11 +1,12 @@
 import { Command } from '@commander-js/extra-typings';
 import { defineCommand, type InputOf } from '../action.js';
+import { port } from '../options.js';
 
 const command = () =>
   new Command('sandbox')
     .description('run the local sandbox API (a faithful Reseller API, no money involved) until Ctrl-C')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on; 0 picks a free one', '8787')
+    .addOption(port('port to listen on; 0 picks a free one', '8787'))
     .option('--state <file>', 'persist state to this file (atomic writes) instead of memory')
     .option('--api-key <key>', 'main API key (env PROXYCTL_SANDBOX_API_KEY)')
     .option('--disabled-api-key <key>', 'key of an account without reseller mode (env PROXYCTL_SANDBOX_DISABLED_API_KEY)')

@@ -13,8 +13,9 @@ import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import {
-  checkAllowIpsFor, normaliseAllowIps, parseCount, parseCredentials, parseIdempotencyKey, parsePeriod, parseProtocol,
+  checkAllowIpsFor, MAX_COUNT, normaliseAllowIps, parseCredentials, parseIdempotencyKey, parsePeriod, parseProtocol,
 } from '../../units/validate.js';
+import { parseInteger } from '../options.js';
 import { unitDetailView, unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -48,7 +49,7 @@ export function parseCreateFlags(f: Flags): Omit<CreateOptions, 'body'> & { body
     ...(allowedIps ? { allowedIps } : {}),
   };
   if (body.poolId === '') throw new UsageError('--pool needs a pool id (see proxyctl pools)');
-  return { body, count: parseCount(f.count), baseKey: parseIdempotencyKey(f.idempotencyKey), dryRun: f.dryRun === true };
+  return { body, count: parseInteger(f.count, '--count', 1, MAX_COUNT) ?? 1, baseKey: parseIdempotencyKey(f.idempotencyKey), dryRun: f.dryRun === true };
 }
 
 export async function priceQuote(api: ApiClient, body: CreateBody, count: number): Promise<Quote> {

@@ -6,7 +6,8 @@ import type { Query } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printList } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
-import { MAX_PAGE_SIZE, parsePositiveInt, parseStatus } from '../../units/validate.js';
+import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
+import { parseInteger } from '../options.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -18,14 +19,14 @@ export interface ListOptions {
 }
 
 export function parseListFlags(f: Flags): ListOptions {
-  const page = parsePositiveInt(f.page, '--page');
-  const pageSize = parsePositiveInt(f.pageSize, '--page-size', MAX_PAGE_SIZE);
+  const page = parseInteger(f.page, '--page', 1);
+  const pageSize = parseInteger(f.pageSize, '--page-size', 1, MAX_PAGE_SIZE);
   if (f.all && page !== undefined) throw new UsageError('--all reads every page; drop --page');
   const query: Query = {
     status: parseStatus(f.status),
     poolId: f.pool,
     includeExpired: f.includeExpired ? true : undefined,
-    expiringWithinHours: parsePositiveInt(f.expiringWithin, '--expiring-within'),
+    expiringWithinHours: parseInteger(f.expiringWithin, '--expiring-within', 1),
     page,
     // --all uses the largest page so the export takes as few requests as possible.
     pageSize: pageSize ?? (f.all ? MAX_PAGE_SIZE : undefined),

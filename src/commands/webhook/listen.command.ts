@@ -1,11 +1,11 @@
 import { Command } from '@commander-js/extra-typings';
 import { defineCommand, type InputOf } from '../action.js';
-import { secret } from '../options.js';
+import { port, secret } from '../options.js';
 
 const command = () =>
   new Command('listen')
     .description('run a local receiver: verify, print and acknowledge deliveries, optionally relay them; runs until Ctrl-C (then exit 0)')
-    .option('--port <n>', 'port to listen on (0: any free port)', '8484')
+    .addOption(port('port to listen on (0: any free port)', '8484'))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(secret('webhook secret; repeatable (default: read with GET /webhook, and re-read after webhook set rotates it)'))
     .option('--forward-to <url>', 'relay each valid delivery, exact body and X-Service-* headers, to this URL');

@@ -3,6 +3,7 @@
 // Ctrl-C or SIGTERM. That is its normal end, so it exits 0 (like `stripe listen` and `proxyctl
 // sandbox`); failures to start are their own codes (2 for a busy port or no secret, 3 without a key).
 import type { Input } from './listen.command.js';
+import { parseInteger } from '../options.js';
 import type { Context } from '../../context.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
 import { assertFormats, escapeDeep, outputMode, paintFor } from '../../output/index.js';
@@ -20,8 +21,7 @@ export interface ListenOptions {
 }
 
 export function parseListenFlags(flags: ListenFlags): ListenOptions {
-  const port = Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, got "${flags.port}"`);
+  const port = parseInteger(flags.port, '--port', 0, 65535);
   if (flags.secret.some((s) => s === '')) throw new UsageError('--secret must not be empty');
   let forwardTo: string | undefined;
   if (flags.forwardTo !== undefined) {

@@ -2,6 +2,7 @@
 // which polls the log (back to the last delivery seen and the oldest pending one) and prints
 // each new delivery once and each change of state once.
 import type { Input } from './log.command.js';
+import { parseInteger } from '../options.js';
 import type { Context } from '../../context.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
@@ -21,13 +22,6 @@ export interface LogOptions {
   intervalMs: number;
 }
 
-function intFlag(name: string, raw: string | undefined, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
-
 export function parseLogFlags(flags: LogFlags): LogOptions {
   let status: string | undefined;
   if (flags.status !== undefined) {
@@ -36,8 +30,8 @@ export function parseLogFlags(flags: LogFlags): LogOptions {
       throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}, got "${flags.status}"`);
     }
   }
-  const page = intFlag('--page', flags.page, 1, 1_000_000);
-  const pageSize = intFlag('--page-size', flags.pageSize, 1, 100);
+  const page = parseInteger(flags.page, '--page', 1, 1_000_000);
+  const pageSize = parseInteger(flags.pageSize, '--page-size', 1, 100);
   const interval = flags.interval === undefined ? 2 : Number(flags.interval);
   if (!Number.isFinite(interval) || interval < 1 || interval > 3600) throw new UsageError(`--interval must be 1 to 3600 seconds, got "${flags.interval}"`);
   if (flags.follow && (flags.all || page !== undefined)) throw new UsageError('--follow cannot be combined with --all or --page');
