@@ -9,6 +9,7 @@ import type { Context, GlobalOptions } from '../context.js';
 import { createContext, resolveGlobals } from '../context.js';
 import { ExitCode } from '../errors.js';
 import type { IO } from '../io.js';
+import type { View } from '../output/index.js';
 
 export interface HandlerInput<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> {
   /** Positional arguments, typed by the definition (a variadic one is a string[]). */
@@ -20,12 +21,34 @@ export interface HandlerInput<Args extends unknown[] = unknown[], Flags extends 
 }
 
 /**
- * Every handler returns its exit code, and that code is final: main() does not second-guess it
- * after Ctrl-C. A handler that stops early on Ctrl-C and returns normally says so with
- * `finished(ctx)` (130 after an interrupt, else 0); one that treats Ctrl-C as its normal end
- * (webhook listen, log --follow, sandbox) returns 0. Data goes out through src/output.
+ * What a handler returns, one rule for all:
+ * - its data, as `show(value, view)` or `showList(rows, view)`: the output layer prints it in the
+ *   chosen format (table, json, jsonl, csv, conn) and the exit code is `finished(ctx)`;
+ * - or its exit code, when it printed as it went (streams, bulk progress, dry runs, receivers).
+ *   That code is final: main() does not second-guess it after Ctrl-C. A handler that stops early
+ *   on Ctrl-C and returns normally says so with `finished(ctx)` (130 after an interrupt, else 0);
+ *   one whose normal end is Ctrl-C (webhook listen, log --follow, sandbox) returns 0.
  */
-export type Handler<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> = (input: HandlerInput<Args, Flags>) => Promise<number>;
+export type Result = number | Shown;
+export type Handler<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> = (input: HandlerInput<Args, Flags>) => Promise<Result>;
+
+/** Data for the output layer to print: see `show` and `showList`. */
+export interface Shown {
+  readonly shown: 'object' | 'list';
+  readonly data: unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: the view matches the data it came with
+  readonly view: View<any>;
+}
+
+/** One object (a unit, the account): printed by printObject through `view`. */
+export function show<T>(data: T, view: View<T> = {}): Shown {
+  return { shown: 'object', data, view };
+}
+
+/** A list (pools, profiles): printed by printList through `view`. */
+export function showList<T>(rows: T[], view: View<T> = {}): Shown {
+  return { shown: 'list', data: rows, view };
+}
 
 export interface CommandDefinition<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> {
   /** Name, aliases, description, arguments and options: a fresh commander command each call. */
@@ -86,8 +109,16 @@ function lazyAction(rt: Runtime, load: NonNullable<AnyDefinition['load']>) {
     rt.globals = globals;
     const ctx = createContext(rt.io, globals, rt.signal, rt.now);
     const handler = await load();
-    rt.exitCode = await handler({ args: [...command.processedArgs], flags: command.opts(), ctx, command });
+    const result = await handler({ args: [...command.processedArgs], flags: command.opts(), ctx, command });
+    rt.exitCode = typeof result === 'number' ? result : await print(ctx, result);
   };
+}
+
+async function print(ctx: Context, result: Shown): Promise<number> {
+  const { printList, printObject } = await import('../output/index.js');
+  if (result.shown === 'list') await printList(ctx, result.data as unknown[], result.view);
+  else await printObject(ctx, result.data, result.view);
+  return finished(ctx);
 }
 
 /** Help text with examples, appended after the options list. */

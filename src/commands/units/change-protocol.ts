@@ -1,9 +1,9 @@
 // `units change-protocol REF --protocol P`: free; http_noauth needs exactly one whitelisted IP.
-import { finished } from '../action.js';
+import { show, type Result } from '../action.js';
 import type { Input } from './change-protocol.command.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, printObject } from '../../output/index.js';
+import { assertFormats } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { checkAllowIpsFor, normaliseAllowIps, parseCredentials, parseProtocol, parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
@@ -31,10 +31,9 @@ export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): 
   return res.data;
 }
 
-export default async function handler({ args: [raw], flags, ctx }: Input): Promise<number> {
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const ref = parseRef(raw);
   const body = parseChangeProtocol(flags);
-  await printObject(ctx, await run(ref, body, ctx), unitDetailView);
-  return finished(ctx);
+  return show(await run(ref, body, ctx), unitDetailView);
 }

@@ -1,8 +1,8 @@
 // `units get REF`: one unit, with its connection string.
-import { finished } from '../action.js';
+import { show, type Result } from '../action.js';
 import type { Input } from './get.command.js';
 import type { Context } from '../../context.js';
-import { assertFormats, printObject } from '../../output/index.js';
+import { assertFormats } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
@@ -13,9 +13,8 @@ export async function run(ref: string, ctx: Context): Promise<Unit> {
   return api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
 }
 
-export default async function handler({ args: [raw], ctx }: Input): Promise<number> {
+export default async function handler({ args: [raw], ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const ref = parseRef(raw);
-  await printObject(ctx, await run(ref, ctx), unitDetailView);
-  return finished(ctx);
+  return show(await run(ref, ctx), unitDetailView);
 }
