@@ -1,6 +1,6 @@
 // Options that several commands share, declared once: the same flag has the same spelling,
 // placeholder, parsing and (where it means the same thing) help text everywhere.
-import { Option } from '@commander-js/extra-typings';
+import { Option } from './commander.js';
 import { UsageError } from '../errors.js';
 
 /** Repeatable flags (--allow-ip, --secret) collect their values into an array. */

@@ -1,4 +1,4 @@
-import { Argument, Command } from '@commander-js/extra-typings';
+import { Argument, Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () =>

@@ -1,5 +1,5 @@
 // `proxyctl me …` and `proxyctl account`: one line per verb; definitions in <verb>.command.ts.
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { defineCommand } from '../action.js';
 import account from './account.command.js';
 import show from './show.command.js';

@@ -1,4 +1,4 @@
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command, Option } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () =>

@@ -1,4 +1,4 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () => new Command('get').description('one pool with its prices').argument('<pool-id>', 'pool id, e.g. US-12');

@@ -1,5 +1,5 @@
 // `proxyctl profiles …`: one line per verb; definitions in <verb>.command.ts.
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { defineCommand } from '../action.js';
 import list from './list.command.js';
 import remove from './remove.command.js';

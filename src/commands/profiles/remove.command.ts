@@ -1,4 +1,4 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () => new Command('remove').alias('rm').description('delete a stored profile and its key').argument('<name>', 'profile name');

@@ -1,4 +1,4 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 import { allowIp, password, protocol, username } from '../options.js';
 

@@ -1,4 +1,4 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () => new Command('get').description('show one unit').argument('<ref>', 'unit reference, e.g. PRX-123');

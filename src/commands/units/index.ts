@@ -1,5 +1,5 @@
 // `proxyctl units …`: one line per verb; each verb's definition is in its <verb>.command.ts.
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { defineCommand } from '../action.js';
 import changeProtocol from './change-protocol.command.js';
 import create from './create.command.js';

@@ -1,5 +1,5 @@
 // `proxyctl webhook …`: one line per verb; definitions in <verb>.command.ts.
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { defineCommand } from '../action.js';
 import disable from './disable.command.js';
 import get from './get.command.js';
