@@ -3,6 +3,10 @@
 // hand-written types), its examples, and a lazy `load` of the handler. Registration builds the
 // whole tree up front (so `--help` and completion know every command and option) while the
 // handler's module is a dynamic import, loaded only when that command runs.
+//
+// Adding a verb: `<noun>/<verb>.command.ts` (copy units/get.command.ts), its handler `<verb>.ts`
+// (copy units/get.ts: typed by `Input` from the definition, returns `show(...)` or an exit code),
+// and one entry in `<noun>/index.ts`. Flags that other commands also take come from options.ts.
 import type { Command as PlainCommand } from 'commander';
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Context, GlobalOptions } from '../context.js';
