@@ -9,8 +9,8 @@ import { ApiError, CliError, ExitCode, InterruptedError, NotAppliedError, exitCo
 import { VERSION } from './version.js';
 import { escapeControl } from './output/escape.js';
 import type { Runtime } from './commands/action.js';
-import { examples } from './commands/action.js';
-import { registerCommands } from './commands/index.js';
+import { examples, register } from './commands/action.js';
+import { commands } from './commands/index.js';
 
 export interface MainOptions {
   /** Aborted on SIGINT by src/cli.ts. */
@@ -53,13 +53,13 @@ export function buildProgram(rt: Runtime): Command {
         '\nEnvironment: PROXYCTL_API_KEY, PROXYCTL_BASE_URL, PROXYCTL_PROFILE, PROXYCTL_CONFIG_DIR,\n' +
         'PROXYCTL_DEBUG, NO_COLOR, FORCE_COLOR, CI. API keys are never accepted on the command line.\n',
     );
-  registerCommands(program, rt);
+  register(program, commands, rt);
   return program;
 }
 
 export async function main(argv: readonly string[], io: IO, opts: MainOptions = {}): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
-  const rt: Runtime = { io, signal, now: opts.now ?? (() => new Date()), exitCode: 0, globals: undefined };
+  const rt: Runtime = { io, signal, now: opts.now ?? (() => new Date()), exitCode: ExitCode.ok, globals: undefined };
   const program = buildProgram(rt);
   if (argv.length === 0) {
     io.stdout.write(program.helpInformation());
@@ -67,7 +67,7 @@ export async function main(argv: readonly string[], io: IO, opts: MainOptions = 
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    if (signal.aborted && rt.exitCode === 0 && !rt.exitCodeExplicit) return ExitCode.interrupted;
+    // The handler's exit code is final, Ctrl-C or not (see Handler in commands/action.ts).
     return rt.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -76,7 +76,7 @@ export async function main(argv: readonly string[], io: IO, opts: MainOptions = 
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     const e = signal.aborted && !(err instanceof CliError) ? new InterruptedError() : err;
-    reportError(e, io, rt.globals ?? fallbackGlobals(argv, io));
+    await reportError(e, io, rt.globals ?? fallbackGlobals(argv, io));
     return exitCodeFor(e);
   }
 }
@@ -91,14 +91,15 @@ function fallbackGlobals(argv: readonly string[], io: IO): GlobalOptions {
   }
 }
 
-export function reportError(err: unknown, io: IO, globals: GlobalOptions): void {
+export async function reportError(err: unknown, io: IO, globals: GlobalOptions): Promise<void> {
   if (globals.output === 'json' || globals.output === 'jsonl') {
     io.stderr.write(`${JSON.stringify(errorObject(err))}\n`);
     return;
   }
   const color = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
-  const red = (s: string) => (color ? `\u001b[31m${s}\u001b[39m` : s);
-  const dim = (s: string) => (color ? `\u001b[2m${s}\u001b[22m` : s);
+  // chalk is loaded here, on the error path only: --help and successful runs never load it.
+  const { Chalk } = await import('chalk');
+  const { red, dim } = new Chalk({ level: color ? 1 : 0 });
   const code = exitCodeFor(err);
   // Messages, codes and request ids can come from the server: shown escaped, never obeyed.
   const safe = escapeControl;

@@ -31,11 +31,6 @@ export function parseIPv4(raw: string): string {
   return v;
 }
 
-/** Collects a repeatable --allow-ip into an array (commander's custom option parser). */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 export function normaliseAllowIps(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
   const list = Array.isArray(raw) ? raw : [raw];
@@ -73,27 +68,11 @@ export function parseCredentials(username: unknown, password: unknown): Credenti
   return { username: u, password: p };
 }
 
-export function parseCount(raw: unknown): number {
-  if (raw === undefined) return 1;
-  const n = parseIntStrict(raw);
-  if (n === undefined || n < 1 || n > MAX_COUNT) throw new UsageError(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${String(raw)}"`);
-  return n;
-}
-
 export function parseIdempotencyKey(raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const v = String(raw).trim();
   if (!UUID_RE.test(v)) throw new UsageError(`--idempotency-key must be a UUID like 3f2b8c1e-9d4a-4c7e-8b21-5a6f0e9d1c34 (e.g. from uuidgen), got "${String(raw)}"`);
   return v.toLowerCase();
-}
-
-export function parsePositiveInt(raw: unknown, flag: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = parseIntStrict(raw);
-  if (n === undefined || n < 1 || n > max) {
-    throw new UsageError(`${flag} must be a whole number from 1${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, got "${String(raw)}"`);
-  }
-  return n;
 }
 
 export function parseRef(raw: unknown): string {
@@ -128,11 +107,4 @@ export function parseStatus(raw: unknown): string | undefined {
   const v = String(raw).trim().toUpperCase();
   if (!(UNIT_STATUSES as readonly string[]).includes(v)) throw new UsageError(`--status must be one of ${UNIT_STATUSES.join(', ')}, got "${String(raw)}"`);
   return v;
-}
-
-function parseIntStrict(raw: unknown): number | undefined {
-  const s = String(raw).trim();
-  if (!/^\d+$/.test(s)) return undefined;
-  const n = Number(s);
-  return Number.isSafeInteger(n) ? n : undefined;
 }

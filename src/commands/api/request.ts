@@ -1,7 +1,7 @@
 // `proxyctl api METHOD PATH [--data JSON|@file]`: the escape hatch. Reads retry like every read;
 // anything else is sent once, because the tool cannot know whether it is safe to repeat.
 import { readFile } from 'node:fs/promises';
-import type { HandlerInput } from '../action.js';
+import type { Input } from './request.command.js';
 import { readAllText } from '../../io.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
@@ -57,9 +57,9 @@ function splitQuery(path: string): [string, Record<string, string>] {
   return [path.slice(0, i), Object.fromEntries(new URLSearchParams(path.slice(i + 1)))];
 }
 
-export default async function request({ args, flags, ctx }: HandlerInput<{ data?: string }>): Promise<number> {
+export default async function request({ args: [method, path], flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const opts = await parseOptions(String(args[0]), String(args[1]), flags.data, ctx);
+  const opts = await parseOptions(method, path, flags.data, ctx);
   const body = await run(opts, ctx);
   if (body !== undefined) printBody(ctx, body);
   return 0;

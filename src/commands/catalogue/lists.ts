@@ -1,9 +1,12 @@
 // `proxyctl providers | countries | states`: plain collections. Entry field names of countries
 // and states are not fixed by the spec, so tables show whatever fields arrive.
-import type { HandlerInput } from '../action.js';
+import { showList, type Result } from '../action.js';
+import type { Input as ProvidersInput } from './providers.command.js';
+import type { Input as CountriesInput } from './countries.command.js';
+import type { Input as StatesInput } from './states.command.js';
 import type { Context } from '../../context/index.js';
 import type { Query } from '../../api/index.js';
-import { assertFormats, printList, withSpinner } from '../../output/index.js';
+import { assertFormats, withSpinner } from '../../output/index.js';
 import { countryCode } from '../country.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -14,23 +17,21 @@ export async function fetchCollection(ctx: Context, path: string, query: Query =
   return Array.isArray(body?.data) ? body.data : [];
 }
 
-async function show(ctx: Context, path: string, query: Query, empty: string): Promise<number> {
-  const items = await fetchCollection(ctx, path, query);
-  await printList(ctx, items, { empty });
-  return 0;
+async function show(ctx: Context, path: string, query: Query, empty: string): Promise<Result> {
+  return showList(await fetchCollection(ctx, path, query), { empty });
 }
 
-export function providers({ ctx }: HandlerInput): Promise<number> {
+export function providers({ ctx }: ProvidersInput): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   return show(ctx, '/providers', {}, 'No providers.');
 }
 
-export function countries({ ctx }: HandlerInput): Promise<number> {
+export function countries({ ctx }: CountriesInput): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   return show(ctx, '/countries', {}, 'No countries.');
 }
 
-export async function states({ flags, ctx }: HandlerInput<{ country?: string }>): Promise<number> {
+export async function states({ flags, ctx }: StatesInput): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const country = countryCode(flags.country);
   return show(ctx, '/states', { country }, country ? `No states with pools in ${country}.` : 'No states.');

@@ -1,5 +1,5 @@
 // `proxyctl prices`: GET /prices. JSON is the API's object; tables show one row per period.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './prices.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, money, outputMode, printList, periodOrder, printObject, withSpinner } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
@@ -19,7 +19,7 @@ export function priceRows(prices: Record<string, unknown> | undefined): { period
   return periodOrder(p).map((period) => ({ period, price: p[period] }));
 }
 
-export default async function prices({ ctx }: HandlerInput): Promise<number> {
+export default async function prices({ ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const body = await run(ctx);
   const mode = outputMode(ctx);

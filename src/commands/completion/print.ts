@@ -1,7 +1,7 @@
 // Completion scripts are generated from the live commander tree, so they never drift from the
 // commands that actually exist.
-import type { Command } from 'commander';
-import type { HandlerInput } from '../action.js';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
+import type { Input } from './print.command.js';
 
 interface Node {
   path: string[];
@@ -94,8 +94,7 @@ export function fishScript(nodes: Node[], globals: string[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-export default async function print({ args, ctx, command }: HandlerInput): Promise<number> {
-  const shell = args[0] as 'bash' | 'zsh' | 'fish';
+export default async function print({ args: [shell], ctx, command }: Input): Promise<number> {
   const root = rootOf(command);
   const nodes: Node[] = [];
   walk(root, [], nodes);

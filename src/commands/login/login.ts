@@ -1,5 +1,5 @@
 // `proxyctl login`: prompts (or reads stdin), verifies with GET /account, then saves the profile.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './login.command.js';
 import { readAllText } from '../../io.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -40,7 +40,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<{ profile: 
   }
 }
 
-export default async function login({ flags, ctx }: HandlerInput<{ apiKeyStdin?: boolean }>): Promise<number> {
+export default async function login({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const store = await ctx.config();
   const profile = checkProfileName(ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE);

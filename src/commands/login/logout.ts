@@ -1,8 +1,8 @@
 // `proxyctl logout`: removes the profile (its key and base URL) from the config file.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './logout.command.js';
 import { DEFAULT_PROFILE } from '../../config/store.js';
 
-export default async function logout({ ctx }: HandlerInput): Promise<number> {
+export default async function logout({ ctx }: Input): Promise<number> {
   const store = await ctx.config();
   const name = ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE;
   if (!(await store.removeProfile(name)).removed) {

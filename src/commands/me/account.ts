@@ -1,7 +1,8 @@
 // `proxyctl account`: GET /account, balance and discount.
-import type { HandlerInput } from '../action.js';
+import { show, type Result } from '../action.js';
+import type { Input } from './account.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, printObject, withExtraFields, withSpinner } from '../../output/index.js';
+import { assertFormats, withExtraFields, withSpinner } from '../../output/index.js';
 import { ACCOUNT_COLUMNS, type Snapshot } from './show.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -10,9 +11,8 @@ export async function run(ctx: Context): Promise<Snapshot> {
   return withSpinner(ctx, 'Fetching balance…', () => api.get<Snapshot>('/account', shapes.account));
 }
 
-export default async function account({ ctx }: HandlerInput): Promise<number> {
+export default async function account({ ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const value = await run(ctx);
-  await printObject(ctx, value, { columns: withExtraFields(ACCOUNT_COLUMNS, ['balanceUsd', 'discountPercent', 'resellerEnabled'], [value]) });
-  return 0;
+  return show(value, { columns: withExtraFields(ACCOUNT_COLUMNS, ['balanceUsd', 'discountPercent', 'resellerEnabled'], [value]) });
 }

@@ -1,7 +1,8 @@
 // `proxyctl me`: GET /me, the account snapshot.
-import type { HandlerInput } from '../action.js';
+import { show, type Result } from '../action.js';
+import type { Input } from './show.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, cell, money, percent, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
+import { assertFormats, cell, money, percent, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
 
 export interface Snapshot {
@@ -47,9 +48,8 @@ export function accountColumns(value: Snapshot): Column<Snapshot>[] {
   return withExtraFields(present, ['email', ...ACCOUNT_KEYS, 'units', 'prices', 'webhook'], [value]);
 }
 
-export default async function me({ ctx }: HandlerInput): Promise<number> {
+export default async function me({ ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const snapshot = await run(ctx);
-  await printObject(ctx, snapshot, { columns: accountColumns(snapshot) });
-  return 0;
+  return show(snapshot, { columns: accountColumns(snapshot) });
 }

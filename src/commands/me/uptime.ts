@@ -1,6 +1,7 @@
 // `proxyctl me uptime`: the account-wide uptime and a per-unit table coloured by health. The
 // window is checked here (day 1-30, ISO dates, from before to, 30-day cap) before any request.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './uptime.command.js';
+import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/index.js';
@@ -59,12 +60,10 @@ function parseIso(flag: string, value: string): number {
   return t;
 }
 
-export function parseOptions(flags: { day?: string; from?: string; to?: string }, now: Date): UptimeOptions {
+export function parseOptions(flags: Input['flags'], now: Date): UptimeOptions {
   if (flags.day !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined) throw new UsageError('--day cannot be combined with --from/--to');
-    const n = Number(flags.day);
-    if (!/^\d+$/.test(flags.day) || n < 1 || n > 30) throw new UsageError(`--day must be a whole number from 1 to 30 (got "${flags.day}")`);
-    return { day: n };
+    return { day: parseInteger(flags.day, '--day', 1, 30) };
   }
   if (flags.from === undefined && flags.to === undefined) return {};
   const nowMs = now.getTime();
@@ -105,7 +104,7 @@ const UNIT_COLUMNS: Column<UnitUptime>[] = [
   { header: 'excluded', value: (u) => u.slotsExcluded },
 ];
 
-export default async function uptime({ flags, ctx }: HandlerInput<{ day?: string; from?: string; to?: string }>): Promise<number> {
+export default async function uptime({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const opts = parseOptions(flags, ctx.now());
   const data = await run(opts, ctx);

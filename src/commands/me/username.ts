@@ -1,6 +1,7 @@
 // `proxyctl me username set|clear`: the fixed proxy username. Its path is not published, so it
 // comes from resolveOperation() (the server's openapi.json, else the contract's default).
-import type { HandlerInput } from '../action.js';
+import type { Input as SetInput } from './username-set.command.js';
+import type { Input as ClearInput } from './username-clear.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { resolveOperation } from '../../api/operations.js';
@@ -31,10 +32,10 @@ async function apply(ctx: Context, name: string | null): Promise<number> {
   return 0;
 }
 
-export function set({ args, ctx }: HandlerInput): Promise<number> {
-  return apply(ctx, checkProxyUsername(String(args[0])));
+export function set({ args: [name], ctx }: SetInput): Promise<number> {
+  return apply(ctx, checkProxyUsername(name));
 }
 
-export function clear({ ctx }: HandlerInput): Promise<number> {
+export function clear({ ctx }: ClearInput): Promise<number> {
   return apply(ctx, null);
 }

@@ -1,8 +1,9 @@
 // `proxyctl pools get POOL_ID`: GET /pools/{poolId}.
-import type { HandlerInput } from '../action.js';
+import { show, type Result } from '../action.js';
+import type { Input } from './get.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
+import { assertFormats, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -17,14 +18,13 @@ export async function run(poolId: string, ctx: Context): Promise<Pool> {
   return withSpinner(ctx, 'Fetching pool…', () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool));
 }
 
-export default async function get({ args, ctx }: HandlerInput): Promise<number> {
+export default async function get({ args: [poolId], ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const pool = await run(checkPoolId(String(args[0])), ctx);
+  const pool = await run(checkPoolId(poolId), ctx);
   // One object: a single prices row instead of a column per period.
   const columns: Column<Pool>[] = [
     ...poolColumns(undefined).slice(0, 6),
     { header: 'prices', value: (p) => p.prices, format: (p) => pricesText(p.prices) },
   ];
-  await printObject(ctx, pool, { columns: withExtraFields(columns, POOL_KEYS, [pool]) });
-  return 0;
+  return show(pool, { columns: withExtraFields(columns, POOL_KEYS, [pool]) });
 }

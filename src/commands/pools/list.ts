@@ -1,7 +1,8 @@
 // `proxyctl pools [list]`: GET /pools with optional filters. JSON prints the `data` array.
-import type { HandlerInput } from '../action.js';
+import { showList, type Result } from '../action.js';
+import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, printList, withExtraFields, withSpinner } from '../../output/index.js';
+import { assertFormats, withExtraFields, withSpinner } from '../../output/index.js';
 import { countryCode } from '../country.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import * as shapes from '../../api/shapes.js';
@@ -25,13 +26,12 @@ export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool
   return { data: Array.isArray(body?.data) ? body.data : [], prices: body?.prices };
 }
 
-export default async function list({ flags, ctx }: HandlerInput<ListOptions>): Promise<number> {
+export default async function list({ flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const opts = parseOptions(flags);
   const { data, prices } = await run(opts, ctx);
-  await printList(ctx, data, {
+  return showList(data, {
     columns: withExtraFields(poolColumns(prices), POOL_KEYS, data),
     empty: 'No pools match.',
   });
-  return 0;
 }

@@ -1,9 +1,10 @@
 // `proxyctl profiles list`: never prints a key, only its masked form. Marks the profile that this
 // invocation would use (flag > environment > stored current > "default"), and says why.
-import type { HandlerInput } from '../action.js';
+import { showList, type Result } from '../action.js';
+import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import { nonEmpty } from '../../context/index.js';
-import { assertFormats, printList } from '../../output/index.js';
+import { assertFormats } from '../../output/index.js';
 import { DEFAULT_PROFILE, maskKey } from '../../config/store.js';
 
 /** Why a profile is the one in use: --profile, PROXYCTL_PROFILE, the stored current one, or the built-in default. */
@@ -63,10 +64,10 @@ function inUse(rows: ProfileRow[]): (r: ProfileRow) => string {
   };
 }
 
-export default async function list({ ctx, command }: HandlerInput): Promise<number> {
+export default async function list({ ctx, command }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const rows = await run(ctx, (command.optsWithGlobals() as { profile?: string }).profile);
-  await printList(ctx, rows, {
+  return showList(rows, {
     columns: [
       { header: '', value: (r) => (r.active ? '*' : ''), format: (r, p) => (r.active ? p.green('*') : '') },
       { header: 'name', value: (r) => r.name, format: (r, p) => (r.active ? p.bold(r.name) : r.name) },
@@ -76,5 +77,4 @@ export default async function list({ ctx, command }: HandlerInput): Promise<numb
     ],
     empty: 'No profiles stored. Run proxyctl login.',
   });
-  return 0;
 }

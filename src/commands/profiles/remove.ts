@@ -1,9 +1,8 @@
 // `proxyctl profiles remove NAME`
-import type { HandlerInput } from '../action.js';
+import type { Input } from './remove.command.js';
 import { UsageError } from '../../errors.js';
 
-export default async function remove({ args, ctx }: HandlerInput): Promise<number> {
-  const name = String(args[0]);
+export default async function remove({ args: [name], ctx }: Input): Promise<number> {
   const store = await ctx.config();
   const { removed, wasCurrent } = await store.removeProfile(name);
   if (!removed) throw new UsageError(`no profile named "${name}"`, { hint: 'see proxyctl profiles list' });

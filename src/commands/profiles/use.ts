@@ -1,9 +1,8 @@
 // `proxyctl profiles use NAME`
-import type { HandlerInput } from '../action.js';
+import type { Input } from './use.command.js';
 import { UsageError } from '../../errors.js';
 
-export default async function use({ args, ctx }: HandlerInput): Promise<number> {
-  const name = String(args[0]);
+export default async function use({ args: [name], ctx }: Input): Promise<number> {
   const store = await ctx.config();
   // Checked again under the lock: another process may have removed it since this one started.
   if (!(await store.useProfile(name))) {

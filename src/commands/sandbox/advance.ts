@@ -1,11 +1,10 @@
 // `proxyctl sandbox advance SECONDS`: moves the sandbox clock forward.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './advance.command.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
 import { escapeControl } from '../../output/escape.js';
 
-export default async function advance({ args, ctx }: HandlerInput): Promise<number> {
-  const raw = String(args[0]);
+export default async function advance({ args: [raw], ctx }: Input): Promise<number> {
   const seconds = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw new UsageError(`SECONDS must be a number >= 0, got "${raw}"`);
   const r = await callControl(ctx, 'POST', 'advance', { seconds });

@@ -1,28 +1,10 @@
 // `proxyctl sandbox`: starts the server, prints how to reach it, serves until Ctrl-C/SIGTERM.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './serve.command.js';
 import { UsageError } from '../../errors.js';
+import { parseInteger } from '../options.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
 
-interface ServeFlags {
-  host: string;
-  port: string;
-  state?: string;
-  apiKey?: string;
-  disabledApiKey?: string;
-  balance: string;
-  discount: string;
-  seed: string;
-  rateLimit: string;
-  uptimeRateLimit: string;
-  rateWindow: string;
-  timeScale: string;
-  failPool?: string;
-  failureRate: string;
-  balanceLowThreshold: string;
-  deliveryTimeout: string;
-  engineDelay: string;
-  altPaths?: boolean;
-}
+type ServeFlags = Input['flags'];
 
 function number(flag: string, raw: string, check: (n: number) => boolean, rule: string): number {
   const n = Number(raw);
@@ -31,18 +13,17 @@ function number(flag: string, raw: string, check: (n: number) => boolean, rule: 
 }
 
 export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, string | undefined>>): SandboxOptions {
-  const int = (n: number) => Number.isInteger(n);
   return {
     host: f.host,
-    port: number('port', f.port, (n) => int(n) && n >= 0 && n <= 65535, 'a port number (0 for a free one)'),
+    port: parseInteger(f.port, '--port', 0, 65535),
     stateFile: f.state,
     apiKey: f.apiKey ?? (env.PROXYCTL_SANDBOX_API_KEY || undefined),
     disabledApiKey: f.disabledApiKey ?? (env.PROXYCTL_SANDBOX_DISABLED_API_KEY || undefined),
     balance: number('balance', f.balance, (n) => n >= 0, 'a number >= 0'),
     discountPercent: number('discount', f.discount, (n) => n >= 0 && n < 100, 'a percentage in [0, 100)'),
-    seed: number('seed', f.seed, int, 'an integer'),
-    rateLimit: number('rate-limit', f.rateLimit, (n) => int(n) && n >= 1, 'an integer >= 1'),
-    uptimeRateLimit: number('uptime-rate-limit', f.uptimeRateLimit, (n) => int(n) && n >= 1, 'an integer >= 1'),
+    seed: parseInteger(f.seed, '--seed', Number.MIN_SAFE_INTEGER),
+    rateLimit: parseInteger(f.rateLimit, '--rate-limit', 1),
+    uptimeRateLimit: parseInteger(f.uptimeRateLimit, '--uptime-rate-limit', 1),
     rateWindowSeconds: number('rate-window', f.rateWindow, (n) => n > 0, 'a number of seconds > 0'),
     timeScale: number('time-scale', f.timeScale, (n) => n > 0, 'a number > 0'),
     failPool: f.failPool,
@@ -54,7 +35,7 @@ export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, stri
   };
 }
 
-export default async function serve({ flags, ctx }: HandlerInput<ServeFlags>): Promise<number> {
+export default async function serve({ flags, ctx }: Input): Promise<number> {
   const opts = parseServeFlags(flags, ctx.io.env);
   const { startSandbox } = await import('../../sandbox/index.js');
   let sb;

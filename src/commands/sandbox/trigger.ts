@@ -1,19 +1,12 @@
 // `proxyctl sandbox trigger EVENT`: fires an operator event through the real delivery pipeline.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './trigger.command.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
 import { escapeControl } from '../../output/escape.js';
 
-interface TriggerFlags {
-  unit?: string;
-  pool?: string;
-  reason?: string;
-  kind?: string;
-  newIp?: string;
-  data?: string;
-}
+type TriggerFlags = Input['flags'];
 
-export default async function trigger({ args, flags, ctx }: HandlerInput<TriggerFlags>): Promise<number> {
+export default async function trigger({ args: [event], flags, ctx }: Input): Promise<number> {
   let extra: Record<string, unknown> = {};
   if (flags.data !== undefined) {
     try {
@@ -25,7 +18,7 @@ export default async function trigger({ args, flags, ctx }: HandlerInput<Trigger
   }
   const body = {
     ...extra,
-    event: String(args[0]),
+    event,
     ...(flags.unit ? { proxyRef: flags.unit } : {}),
     ...(flags.pool ? { poolId: flags.pool } : {}),
     ...(flags.reason ? { reason: flags.reason } : {}),

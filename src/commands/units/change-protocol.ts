@@ -1,19 +1,15 @@
 // `units change-protocol REF --protocol P`: free; http_noauth needs exactly one whitelisted IP.
-import type { HandlerInput } from '../action.js';
+import { show, type Result } from '../action.js';
+import type { Input } from './change-protocol.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, printObject } from '../../output/index.js';
+import { assertFormats } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { checkAllowIpsFor, normaliseAllowIps, parseCredentials, parseProtocol, parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
-interface Flags {
-  protocol?: string;
-  allowIp?: string[];
-  username?: string;
-  password?: string;
-}
+type Flags = Input['flags'];
 
 export interface ChangeProtocolBody {
   newProtocol: string;
@@ -35,9 +31,9 @@ export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): 
   return res.data;
 }
 
-export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
-  const ref = parseRef(args[0]);
+  const ref = parseRef(raw);
   const body = parseChangeProtocol(flags);
-  await printObject(ctx, await run(ref, body, ctx), unitDetailView);
+  return show(await run(ref, body, ctx), unitDetailView);
 }

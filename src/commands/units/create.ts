@@ -1,6 +1,7 @@
 // `units create`: price check against the balance first, then each unit bought with its own
 // derived idempotency key (src/units/idempotency.ts), several at a time, never twice.
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
@@ -12,22 +13,13 @@ import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import {
-  checkAllowIpsFor, normaliseAllowIps, parseCount, parseCredentials, parseIdempotencyKey, parsePeriod, parseProtocol,
+  checkAllowIpsFor, MAX_COUNT, normaliseAllowIps, parseCredentials, parseIdempotencyKey, parsePeriod, parseProtocol,
 } from '../../units/validate.js';
+import { parseInteger } from '../options.js';
 import { unitDetailView, unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
-interface Flags {
-  pool?: string;
-  period?: string;
-  protocol?: string;
-  username?: string;
-  password?: string;
-  allowIp?: string[];
-  count?: string;
-  idempotencyKey?: string;
-  dryRun?: boolean;
-}
+type Flags = Input['flags'];
 
 export interface CreateOptions {
   body: CreateBody;
@@ -57,7 +49,7 @@ export function parseCreateFlags(f: Flags): Omit<CreateOptions, 'body'> & { body
     ...(allowedIps ? { allowedIps } : {}),
   };
   if (body.poolId === '') throw new UsageError('--pool needs a pool id (see proxyctl pools)');
-  return { body, count: parseCount(f.count), baseKey: parseIdempotencyKey(f.idempotencyKey), dryRun: f.dryRun === true };
+  return { body, count: parseInteger(f.count, '--count', 1, MAX_COUNT) ?? 1, baseKey: parseIdempotencyKey(f.idempotencyKey), dryRun: f.dryRun === true };
 }
 
 export async function priceQuote(api: ApiClient, body: CreateBody, count: number): Promise<Quote> {
@@ -121,7 +113,7 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
   return new ApiError({ status: 503, code: 'pool_failing_upstream', message }, 'try another pool (proxyctl pools), or this one again later');
 }
 
-export default async function handler({ flags, ctx }: HandlerInput<Flags>): Promise<void> {
+export default async function handler({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const parsed = parseCreateFlags(flags);
   // Refused here, before the pool and balance are read, rather than when the quote is printed.
@@ -130,7 +122,7 @@ export default async function handler({ flags, ctx }: HandlerInput<Flags>): Prom
   }
   if (parsed.body.poolId !== undefined && parsed.body.period !== undefined) {
     await run(parsed as CreateOptions, ctx);
-    return;
+    return finished(ctx);
   }
   if (!ctx.canPrompt) {
     throw new UsageError('--pool and --period are required', { hint: 'e.g. proxyctl units create --pool US-12 --period 7d (in a terminal, leave them out for a guided choice)' });
@@ -138,4 +130,5 @@ export default async function handler({ flags, ctx }: HandlerInput<Flags>): Prom
   const { guidedCreate } = await import('./create-guided.js');
   const chosen = await guidedCreate(ctx, parsed);
   await run(chosen.opts, ctx, chosen.quote);
+  return finished(ctx);
 }

@@ -1,6 +1,7 @@
 // `units extend REF... --period P`: the whole batch priced against the balance first, then each
 // unit extended at most once (src/units/extend-safely.ts decides after ambiguous failures).
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
@@ -10,10 +11,7 @@ import type { ExtendResult } from '../../units/types.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
-interface Flags {
-  period?: string;
-  dryRun?: boolean;
-}
+type Flags = Input['flags'];
 
 export interface ExtendOptions {
   refs: string[];
@@ -48,11 +46,12 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   settleBulk(ctx, report, 'extended');
 }
 
-export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
-  const refs = parseRefs(args[0]);
+  const refs = parseRefs(raw);
   // Each extension is charged, so a ref typed twice is extended once, and the user is told which.
-  const dupes = duplicateRefs(Array.isArray(args[0]) ? args[0] : [args[0]]);
+  const dupes = duplicateRefs(raw);
   if (dupes.length) ctx.warn(`${dupes.join(', ')} ${dupes.length > 1 ? 'were' : 'was'} named more than once; ${dupes.length > 1 ? 'each is' : 'it is'} extended once`);
   await run({ refs, period: parsePeriod(flags.period), dryRun: flags.dryRun === true }, ctx);
+  return finished(ctx);
 }

@@ -1,7 +1,8 @@
 // `units get REF`: one unit, with its connection string.
-import type { HandlerInput } from '../action.js';
+import { show, type Result } from '../action.js';
+import type { Input } from './get.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, printObject } from '../../output/index.js';
+import { assertFormats } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
@@ -12,8 +13,8 @@ export async function run(ref: string, ctx: Context): Promise<Unit> {
   return api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
 }
 
-export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
+export default async function handler({ args: [raw], ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
-  const ref = parseRef(args[0]);
-  await printObject(ctx, await run(ref, ctx), unitDetailView);
+  const ref = parseRef(raw);
+  return show(await run(ref, ctx), unitDetailView);
 }

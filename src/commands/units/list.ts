@@ -1,23 +1,17 @@
 // `units list`: one page, or every page streamed with --all (so `-o conn > proxies.txt` exports all).
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import type { Query } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printList } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
-import { MAX_PAGE_SIZE, parsePositiveInt, parseStatus } from '../../units/validate.js';
+import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
+import { parseInteger } from '../options.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
-interface Flags {
-  status?: string;
-  pool?: string;
-  includeExpired?: boolean;
-  expiringWithin?: string;
-  page?: string;
-  pageSize?: string;
-  all?: boolean;
-}
+type Flags = Input['flags'];
 
 export interface ListOptions {
   query: Query;
@@ -25,14 +19,14 @@ export interface ListOptions {
 }
 
 export function parseListFlags(f: Flags): ListOptions {
-  const page = parsePositiveInt(f.page, '--page');
-  const pageSize = parsePositiveInt(f.pageSize, '--page-size', MAX_PAGE_SIZE);
+  const page = parseInteger(f.page, '--page', 1);
+  const pageSize = parseInteger(f.pageSize, '--page-size', 1, MAX_PAGE_SIZE);
   if (f.all && page !== undefined) throw new UsageError('--all reads every page; drop --page');
   const query: Query = {
     status: parseStatus(f.status),
     poolId: f.pool,
     includeExpired: f.includeExpired ? true : undefined,
-    expiringWithinHours: parsePositiveInt(f.expiringWithin, '--expiring-within'),
+    expiringWithinHours: parseInteger(f.expiringWithin, '--expiring-within', 1),
     page,
     // --all uses the largest page so the export takes as few requests as possible.
     pageSize: pageSize ?? (f.all ? MAX_PAGE_SIZE : undefined),
@@ -54,7 +48,8 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   if (p?.hasNext && !opts.all) ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); use --all for every page`);
 }
 
-export default async function handler({ flags, ctx }: HandlerInput<Flags>): Promise<void> {
+export default async function handler({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   await run(parseListFlags(flags), ctx);
+  return finished(ctx);
 }

@@ -1,18 +1,14 @@
 // `units modify REF`: description, credentials, or the replacement IP whitelist (PATCH).
-import type { HandlerInput } from '../action.js';
+import { show, type Result } from '../action.js';
+import type { Input } from './modify.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, printObject } from '../../output/index.js';
+import { assertFormats } from '../../output/index.js';
 import { applied, notModified, type ModifyRequest } from '../../units/not-applied.js';
 import { normaliseAllowIps, parseCredentials, parseRef } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
-interface Flags {
-  description?: string;
-  allowIp?: string[];
-  username?: string;
-  password?: string;
-}
+type Flags = Input['flags'];
 
 export type ModifyBody = ModifyRequest;
 
@@ -37,9 +33,9 @@ export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<
   return res.data;
 }
 
-export default async function handler({ args, flags, ctx }: HandlerInput<Flags>): Promise<void> {
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const ref = parseRef(args[0]);
+  const ref = parseRef(raw);
   const result = await run(ref, parseModify(flags), ctx);
-  await printObject(ctx, result);
+  return show(result);
 }

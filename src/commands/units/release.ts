@@ -1,6 +1,7 @@
 // `units release REF...`: permanent and unrefunded, so it asks first on a terminal and needs
 // --yes anywhere else; the refusal happens before any request.
-import type { HandlerInput } from '../action.js';
+import { finished } from '../action.js';
+import type { Input } from './release.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats } from '../../output/index.js';
@@ -40,9 +41,10 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
   settleBulk(ctx, report, 'released');
 }
 
-export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
+export default async function handler({ args: [raw], ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
-  const refs = parseRefs(args[0]);
+  const refs = parseRefs(raw);
   await confirmRelease(refs, ctx);
   await run(refs, ctx);
+  return finished(ctx);
 }

@@ -1,8 +1,9 @@
 // `units swap REF --pool NEW`: free, keeps the remaining time; prints the new connection.
-import type { HandlerInput } from '../action.js';
+import { show, type Result } from '../action.js';
+import type { Input } from './swap.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, printObject } from '../../output/index.js';
+import { assertFormats } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
@@ -15,10 +16,10 @@ export async function run(ref: string, newPoolId: string, ctx: Context): Promise
   return res.data;
 }
 
-export default async function handler({ args, flags, ctx }: HandlerInput<{ pool?: string }>): Promise<void> {
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
-  const ref = parseRef(args[0]);
+  const ref = parseRef(raw);
   const pool = flags.pool?.trim();
   if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
-  await printObject(ctx, await run(ref, pool, ctx), unitDetailView);
+  return show(await run(ref, pool, ctx), unitDetailView);
 }

@@ -1,10 +1,11 @@
 // `units usage REF`: the usage record at whatever path the server publishes, with the quota as a bar.
 // The record's field names are not in the spec: known pairs are drawn as a bar, and every field
 // that arrives is shown (and passed through verbatim in JSON).
-import type { HandlerInput } from '../action.js';
+import { show, type Result } from '../action.js';
+import type { Input } from './usage.command.js';
 import type { Context } from '../../context/index.js';
 import { fillPath, resolveOperation } from '../../api/operations.js';
-import { assertFormats, bar, cell, outputMode, printObject, type Column } from '../../output/index.js';
+import { assertFormats, bar, cell, outputMode, type Column } from '../../output/index.js';
 import { parseRef } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -27,9 +28,9 @@ export async function run(ref: string, ctx: Context): Promise<Usage> {
   return res.data;
 }
 
-export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
+export default async function handler({ args: [raw], ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
-  const ref = parseRef(args[0]);
+  const ref = parseRef(raw);
   const usage = await run(ref, ctx);
   const q = quotaFraction(usage);
   const columns: Column<Usage>[] = Object.keys(usage).map((k) => ({ header: k, value: (u: Usage) => u[k] }));
@@ -41,5 +42,5 @@ export default async function handler({ args, ctx }: HandlerInput): Promise<void
       format: (_u, paint) => `${bar(q.used / q.limit, 20, paint)}  ${cell(q.used)} / ${cell(q.limit)} MB`,
     });
   }
-  await printObject(ctx, usage, { columns });
+  return show(usage, { columns });
 }

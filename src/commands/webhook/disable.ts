@@ -1,12 +1,12 @@
 // webhook disable: PATCH /webhook { url: null } stops deliveries; --remove sends DELETE, which
 // also forgets the URL and the secret.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './disable.command.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { configColumns } from './views.js';
 import * as shapes from '../../api/shapes.js';
 
-export default async function run({ flags, ctx }: HandlerInput<{ remove?: boolean }>): Promise<number> {
+export default async function run({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const api = await ctx.api();
   const res = flags.remove

@@ -1,5 +1,5 @@
 // webhook get: GET /webhook. Tables mask the secret; JSON passes it through as the API sent it.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './get.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
@@ -11,7 +11,7 @@ export async function getWebhook(ctx: Context): Promise<WebhookConfig> {
   return api.get<WebhookConfig>('/webhook', shapes.webhookConfig);
 }
 
-export default async function run({ ctx }: HandlerInput): Promise<number> {
+export default async function run({ ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const config = await getWebhook(ctx);
   await printObject(ctx, config, { columns: configColumns({ revealSecret: false }) });

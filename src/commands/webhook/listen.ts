@@ -2,7 +2,8 @@
 // body, prints one line (or one JSON line) per delivery, relays to --forward-to, and runs until
 // Ctrl-C or SIGTERM. That is its normal end, so it exits 0 (like `stripe listen` and `proxyctl
 // sandbox`); failures to start are their own codes (2 for a busy port or no secret, 3 without a key).
-import type { HandlerInput } from '../action.js';
+import type { Input } from './listen.command.js';
+import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
 import { assertFormats, escapeDeep, outputMode, paintFor } from '../../output/index.js';
@@ -10,12 +11,7 @@ import { summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';
 import { startReceiver, type ReceiverRecord } from '../../webhooks/receiver.js';
 import * as shapes from '../../api/shapes.js';
 
-interface ListenFlags {
-  port: string;
-  host: string;
-  secret: string[];
-  forwardTo?: string;
-}
+type ListenFlags = Input['flags'];
 
 export interface ListenOptions {
   port: number;
@@ -25,8 +21,7 @@ export interface ListenOptions {
 }
 
 export function parseListenFlags(flags: ListenFlags): ListenOptions {
-  const port = Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, got "${flags.port}"`);
+  const port = parseInteger(flags.port, '--port', 0, 65535);
   if (flags.secret.some((s) => s === '')) throw new UsageError('--secret must not be empty');
   let forwardTo: string | undefined;
   if (flags.forwardTo !== undefined) {
@@ -111,7 +106,7 @@ export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paint
   return parts.join('  ');
 }
 
-export default async function run({ flags, ctx }: HandlerInput<ListenFlags>): Promise<number> {
+export default async function run({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'jsonl']);
   const opts = parseListenFlags(flags);
   const secrets = await resolveSecrets(ctx, opts.secrets);

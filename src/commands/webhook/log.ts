@@ -1,7 +1,8 @@
 // webhook log: the delivery log (GET /webhook/deliveries), one page, every page, or --follow,
 // which polls the log (back to the last delivery seen and the oldest pending one) and prints
 // each new delivery once and each change of state once.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './log.command.js';
+import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
@@ -12,28 +13,13 @@ import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
 import { attemptsOf, deliveryColumns, paintStatus } from './views.js';
 import * as shapes from '../../api/shapes.js';
 
-interface LogFlags {
-  status?: string;
-  event?: string;
-  page?: string;
-  pageSize?: string;
-  all?: boolean;
-  follow?: boolean;
-  interval?: string;
-}
+type LogFlags = Input['flags'];
 
 export interface LogOptions {
   query: Query;
   all: boolean;
   follow: boolean;
   intervalMs: number;
-}
-
-function intFlag(name: string, raw: string | undefined, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
 }
 
 export function parseLogFlags(flags: LogFlags): LogOptions {
@@ -44,8 +30,8 @@ export function parseLogFlags(flags: LogFlags): LogOptions {
       throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}, got "${flags.status}"`);
     }
   }
-  const page = intFlag('--page', flags.page, 1, 1_000_000);
-  const pageSize = intFlag('--page-size', flags.pageSize, 1, 100);
+  const page = parseInteger(flags.page, '--page', 1, 1_000_000);
+  const pageSize = parseInteger(flags.pageSize, '--page-size', 1, 100);
   const interval = flags.interval === undefined ? 2 : Number(flags.interval);
   if (!Number.isFinite(interval) || interval < 1 || interval > 3600) throw new UsageError(`--interval must be 1 to 3600 seconds, got "${flags.interval}"`);
   if (flags.follow && (flags.all || page !== undefined)) throw new UsageError('--follow cannot be combined with --all or --page');
@@ -136,7 +122,7 @@ async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<n
   }
 }
 
-export default async function run({ flags, ctx }: HandlerInput<LogFlags>): Promise<number> {
+export default async function run({ flags, ctx }: Input): Promise<number> {
   const opts = parseLogFlags(flags);
   assertFormats(ctx, opts.follow ? ['table', 'jsonl'] : ['table', 'json', 'jsonl', 'csv']);
   const api = await ctx.api();

@@ -1,6 +1,6 @@
 // webhook set URL: PATCH /webhook { url }. The API returns the secret once; we show it once, say
 // so, and put it in the JSON output for scripts.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './set.command.js';
 import { isLoopbackHost } from '../../api/index.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
@@ -39,9 +39,9 @@ export async function setWebhook(ctx: Context, opts: SetOptions): Promise<Webhoo
   return res.data;
 }
 
-export default async function run({ args, ctx }: HandlerInput): Promise<number> {
+export default async function run({ args: [url], ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const opts = parseWebhookUrl(String(args[0]));
+  const opts = parseWebhookUrl(url);
   if (opts.plainLoopback) ctx.warn('plain http to this machine: fine for a local receiver, never for production (use https)');
   const config = await setWebhook(ctx, opts);
   await printObject(ctx, config, { columns: configColumns({ revealSecret: true }) });

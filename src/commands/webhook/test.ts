@@ -1,7 +1,7 @@
 // webhook test: fire the sample event through the real pipeline (operation resolved from the
 // server's description, default POST /webhook/test → 202 + delivery record), then follow that
 // delivery in the log until its first attempt has an outcome.
-import type { HandlerInput } from '../action.js';
+import type { Input } from './test.command.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
@@ -36,7 +36,7 @@ async function awaitOutcome(ctx: Context, api: ApiClient, fired: Delivery, waitM
   return latest;
 }
 
-export default async function run({ flags, ctx }: HandlerInput<{ wait?: string }>): Promise<number> {
+export default async function run({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const waitMs = parseWait(flags.wait);
   const api = await ctx.api();

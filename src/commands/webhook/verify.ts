@@ -2,17 +2,13 @@
 // Exit 0 valid, 11 invalid (SignatureError), 2 malformed header or missing input (UsageError).
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { HandlerInput } from '../action.js';
+import type { Input } from './verify.command.js';
 import type { Context } from '../../context/index.js';
 import { SignatureError, UsageError } from '../../errors.js';
 import { assertFormats } from '../../output/index.js';
 import { matchSignature, parseSignatureArg } from '../../webhooks/signature.js';
 
-interface VerifyFlags {
-  secret: string[];
-  signature: string;
-  payloadFile?: string;
-}
+type VerifyFlags = Input['flags'];
 
 export interface VerifyOptions {
   secrets: string[];
@@ -49,7 +45,7 @@ export async function readPayload(ctx: Context, file: string | undefined): Promi
   }
 }
 
-export default async function run({ flags, ctx }: HandlerInput<VerifyFlags>): Promise<number> {
+export default async function run({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const opts = parseVerifyFlags(flags, ctx);
   const body = await readPayload(ctx, opts.payloadFile);

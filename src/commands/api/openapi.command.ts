@@ -1,0 +1,11 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () => new Command('openapi').description("print the server's OpenAPI description");
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl openapi > openapi.json', 'proxyctl openapi | jq ".paths | keys"'],
+  load: async () => (await import('./openapi.js')).default,
+});

@@ -1,0 +1,11 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () => new Command('countries').description('countries with pools, and their pool counts');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl countries', 'proxyctl countries --json'],
+  load: async () => (await import('./lists.js')).countries,
+});

@@ -1,0 +1,11 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () => new Command('providers').description('carriers with their pool counts');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl providers', 'proxyctl providers -o csv'],
+  load: async () => (await import('./lists.js')).providers,
+});

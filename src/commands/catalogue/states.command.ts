@@ -1,0 +1,13 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+import { country } from '../options.js';
+
+const command = () =>
+  new Command('states').description('states/regions with pools, optionally in one country').addOption(country('ISO 3166-1 alpha-2 country code, e.g. US'));
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl states', 'proxyctl states --country us'],
+  load: async () => (await import('./lists.js')).states,
+});

@@ -1,0 +1,18 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () =>
+  new Command('login')
+    .description('save a base URL and API key as a profile, after checking the key with the API')
+    .option('--api-key-stdin', 'read the API key from stdin instead of prompting');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: [
+    'proxyctl login',
+    'proxyctl login --profile work --base-url https://api.example.com',
+    'printf %s "$KEY" | proxyctl login --base-url https://api.example.com --api-key-stdin',
+  ],
+  load: async () => (await import('./login.js')).default,
+});

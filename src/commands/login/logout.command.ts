@@ -1,0 +1,11 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () => new Command('logout').description('forget the stored API key of a profile (the current one by default)');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl logout', 'proxyctl logout --profile work'],
+  load: async () => (await import('./logout.js')).default,
+});

@@ -1,0 +1,11 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () => new Command('account').description('balance, discount and reseller status');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl account', 'proxyctl account -o json'],
+  load: async () => (await import('./account.js')).default,
+});

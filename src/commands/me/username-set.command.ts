@@ -1,0 +1,12 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () =>
+  new Command('set').description('pin one proxy username for every unit created afterwards').argument('<name>', '3-32 characters, no spaces, ":" or "@"');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl me username set acme_proxies'],
+  load: async () => (await import('./username.js')).set,
+});

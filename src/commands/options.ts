@@ -1,0 +1,48 @@
+// Options that several commands share, declared once: the same flag has the same spelling,
+// placeholder, parsing and (where it means the same thing) help text everywhere.
+import { Option } from './commander.js';
+import { UsageError } from '../errors.js';
+
+/** Repeatable flags (--allow-ip, --secret) collect their values into an array. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export const PERIOD_HELP = 'period: 3h, 12h, 24h, 7d or 30d';
+
+export const period = () => new Option('--period <period>', PERIOD_HELP);
+export const pool = (help: string) => new Option('--pool <poolId>', help);
+export const protocol = (help: string) => new Option('--protocol <protocol>', help);
+export const dryRun = (help: string) => new Option('--dry-run', help);
+export const country = (help: string) => new Option('--country <cc>', help);
+/** A port to listen on (0: any free one); read with parseInteger. */
+export const port = (help: string, byDefault: string) => new Option('--port <port>', help).default(byDefault);
+
+/** Proxy credentials: --username and --password go together. */
+export const username = (help: string) => new Option('--username <name>', help);
+export const password = (help: string) => new Option('--password <password>', help);
+export const allowIp = (help: string) => new Option('--allow-ip <ipv4>', help).argParser(collect);
+
+/** Paging through a list. */
+export const page = () => new Option('--page <n>', 'page number (from 1)');
+export const pageSize = (help: string) => new Option('--page-size <n>', help);
+export const all = () => new Option('--all', 'every page, streamed');
+
+/** Webhook secrets: repeatable for a rotation window. */
+export const secret = (help: string) => new Option('--secret <secret>', help).argParser(collect).default([] as string[]);
+
+/**
+ * The one integer parser for flags and arguments: decimal digits only (so "1e2", "0x10", "1.0"
+ * and "" are refused, not read as numbers), a leading "-" only when min < 0, within [min, max].
+ * Undefined stays undefined (the flag was not given).
+ */
+export function parseInteger(raw: string, flag: string, min: number, max?: number): number;
+export function parseInteger(raw: string | undefined, flag: string, min: number, max?: number): number | undefined;
+export function parseInteger(raw: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (raw === undefined) return undefined;
+  const s = raw.trim();
+  const n = (min < 0 ? /^-?\d+$/ : /^\d+$/).test(s) ? Number(s) : Number.NaN;
+  if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+  const range = min <= Number.MIN_SAFE_INTEGER ? '' : max >= Number.MAX_SAFE_INTEGER ? ` from ${min} up` : ` from ${min} to ${max}`;
+  throw new UsageError(`${flag} must be a whole number${range}, got "${raw}"`);
+}

@@ -1,0 +1,15 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () =>
+  new Command('list')
+    .alias('ls')
+    .description('list stored profiles; marks the one this invocation uses (--profile, PROXYCTL_PROFILE or the current one) and says why');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  isDefault: true,
+  examples: ['proxyctl profiles list', 'proxyctl profiles list --json'],
+  load: async () => (await import('./list.js')).default,
+});

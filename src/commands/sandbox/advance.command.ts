@@ -1,0 +1,12 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () =>
+  new Command('advance').description('move the clock of a running sandbox forward (expiries, due webhook retries)').argument('<seconds>', 'seconds to advance');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl sandbox advance 3600'],
+  load: async () => (await import('./advance.js')).default,
+});

@@ -1,0 +1,11 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () => new Command('state').description('print the whole state of a running sandbox as JSON (units, deliveries, balance)');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl sandbox state | jq .balanceUsd'],
+  load: async () => (await import('./state.js')).default,
+});

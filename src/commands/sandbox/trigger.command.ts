@@ -1,0 +1,21 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+import { pool } from '../options.js';
+
+const command = () =>
+  new Command('trigger')
+    .description('fire an operator event (unit.down, usage.warning, usage.throttled, server.down, server.ip_changed, …) on a running sandbox')
+    .argument('<event>', 'event name')
+    .option('--unit <ref>', 'proxyRef of the unit concerned')
+    .addOption(pool('poolId of the server concerned (server.* events)'))
+    .option('--reason <reason>', 'reason (unit.down: quota_exceeded | server_unreachable)')
+    .option('--kind <kind>', 'usage.warning kind: throttle (80%) | delete (75%)')
+    .option('--new-ip <ip>', 'server.ip_changed: the new address')
+    .option('--data <json>', 'extra fields merged into the event data');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl sandbox trigger unit.down --unit PRX-1 --reason quota_exceeded', 'proxyctl sandbox trigger server.down --pool US-11'],
+  load: async () => (await import('./trigger.js')).default,
+});

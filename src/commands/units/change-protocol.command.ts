@@ -1,0 +1,19 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+import { allowIp, password, protocol, username } from '../options.js';
+
+const command = () =>
+  new Command('change-protocol')
+    .description('switch a unit between socks5, http and http_noauth (free)')
+    .argument('<ref>', 'unit reference')
+    .addOption(protocol('socks5, http, http_noauth (alias inject)').makeOptionMandatory())
+    .addOption(allowIp('the client IP for http_noauth (exactly one)'))
+    .addOption(username('new username for socks5/http (with --password)'))
+    .addOption(password('new password for socks5/http (with --username)'));
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl units change-protocol PRX-123 --protocol http', 'proxyctl units change-protocol PRX-123 --protocol inject --allow-ip 203.0.113.7'],
+  load: async () => (await import('./change-protocol.js')).default,
+});

@@ -1,0 +1,28 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+import { allowIp, dryRun, password, period, pool, protocol, username } from '../options.js';
+
+const command = () =>
+  new Command('create')
+    .alias('buy')
+    .description('buy units from a pool (guided in a terminal when --pool/--period are missing)')
+    .addOption(pool('pool to buy from (see proxyctl pools)'))
+    .addOption(period())
+    .addOption(protocol('socks5 (default), http, http_noauth (alias inject)'))
+    .addOption(username('custom proxy username (with --password)'))
+    .addOption(password('custom proxy password (with --username)'))
+    .addOption(allowIp('the client IP allowed to use an http_noauth unit (exactly one)'))
+    .option('--count <n>', 'how many units to buy, 1 to 500 (default 1)')
+    .option('--idempotency-key <uuid>', 'base key: re-running with the same key within 24 h resumes instead of buying again')
+    .addOption(dryRun('print the price and the balance afterwards; buy nothing'));
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: [
+    'proxyctl units create --pool US-12 --period 7d',
+    'proxyctl units create --pool US-12 --period 30d --count 50 --idempotency-key "$(uuidgen)" -o conn',
+    'proxyctl units create --pool DE-3 --period 24h --protocol inject --allow-ip 203.0.113.7 --dry-run',
+  ],
+  load: async () => (await import('./create.js')).default,
+});

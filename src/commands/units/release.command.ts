@@ -1,0 +1,15 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () =>
+  new Command('release')
+    .alias('rm')
+    .description('delete units permanently (no refund); asks first, or needs --yes without a terminal')
+    .argument('<refs...>', 'unit references');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl units release PRX-123', 'proxyctl units release PRX-1 PRX-2 --yes'],
+  load: async () => (await import('./release.js')).default,
+});

@@ -1,0 +1,16 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+import { pool } from '../options.js';
+
+const command = () =>
+  new Command('swap')
+    .description('move a unit to another pool, keeping its remaining time (free)')
+    .argument('<ref>', 'unit reference')
+    .addOption(pool('the new pool').makeOptionMandatory());
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl units swap PRX-123 --pool US-14', 'proxyctl units swap PRX-123 --pool US-14 -o conn'],
+  load: async () => (await import('./swap.js')).default,
+});

@@ -1,0 +1,11 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () => new Command('usage').description("a unit's traffic against its quota").argument('<ref>', 'unit reference');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl units usage PRX-123', 'proxyctl units usage PRX-123 --json'],
+  load: async () => (await import('./usage.js')).default,
+});

@@ -1,0 +1,22 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+import { port, secret } from '../options.js';
+
+const command = () =>
+  new Command('listen')
+    .description('run a local receiver: verify, print and acknowledge deliveries, optionally relay them; runs until Ctrl-C (then exit 0)')
+    .addOption(port('port to listen on (0: any free port)', '8484'))
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .addOption(secret('webhook secret; repeatable (default: read with GET /webhook, and re-read after webhook set rotates it)'))
+    .option('--forward-to <url>', 'relay each valid delivery, exact body and X-Service-* headers, to this URL');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: [
+    'proxyctl webhook listen',
+    'proxyctl webhook listen --port 0 --forward-to http://localhost:3000/hooks',
+    'proxyctl webhook listen -o jsonl --secret "$SECRET" | jq .event',
+  ],
+  load: async () => (await import('./listen.js')).default,
+});

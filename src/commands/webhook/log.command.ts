@@ -1,0 +1,21 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+import { page, pageSize } from '../options.js';
+
+const command = () =>
+  new Command('log')
+    .description('list deliveries, newest first; --follow prints new deliveries and changes as they happen')
+    .option('--status <status>', 'PENDING, DELIVERED or FAILED')
+    .option('--event <event>', 'event name, e.g. unit.created')
+    .addOption(page())
+    .addOption(pageSize('deliveries per page (1-100, default 25)'))
+    .option('--all', 'every page')
+    .option('-f, --follow', 'keep polling and print new deliveries and state changes until Ctrl-C (then exit 0)')
+    .option('--interval <seconds>', 'with --follow: seconds between polls (min 1, default 2)');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl webhook log --status FAILED', 'proxyctl webhook log --follow', 'proxyctl webhook log --all --json > deliveries.json'],
+  load: async () => (await import('./log.js')).default,
+});
