@@ -1,0 +1,110 @@
+// The guided purchase (a real terminal: script(1) gives the built binary a pty) refuses a pool
+// that is not available exactly as `units create --pool … --period …` does: same exit code, same
+// message, no confirmation asked, nothing bought. Both flows go through one quote, which checks.
+import { execa, type ResultPromise } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { startKit, type Kit } from '../units/sandbox-kit.js';
+
+let kit: Kit | undefined;
+afterEach(async () => {
+  await kit?.close();
+  kit = undefined;
+});
+
+const quoteArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** `proxyctl …args` on a pty; `screen()` is everything it drew so far, `until` waits for a text. */
+function inTerminal(k: Kit, args: string[]) {
+  const command = ['node', BIN, ...args].map(quoteArg).join(' ');
+  const child: ResultPromise = execa('script', ['-qefc', command, '/dev/null'], {
+    reject: false,
+    stdin: 'pipe',
+    timeout: 60_000,
+    env: cleanEnv({ ...k.home.env, SHELL: '/bin/sh', NO_COLOR: '1', TERM: 'xterm', PROXYCTL_BASE_URL: k.sb.baseUrl, PROXYCTL_API_KEY: k.sb.apiKey }),
+    extendEnv: true,
+  });
+  let screen = '';
+  let exited = false;
+  const waiters = new Set<() => void>();
+  const wake = () => { for (const w of waiters) w(); };
+  child.stdout!.on('data', (c: Buffer) => { screen += c.toString('utf8'); wake(); });
+  void child.finally(() => { exited = true; wake(); });
+  return {
+    child,
+    screen: () => screen,
+    /** Resolves with true once `text` shows after position `from`, false if the process ended first. */
+    until(text: string | RegExp, from = 0): Promise<boolean> {
+      return new Promise((resolve) => {
+        const check = () => {
+          const rest = screen.slice(from);
+          if (typeof text === 'string' ? rest.includes(text) : text.test(rest)) return done(true);
+          if (exited) return done(false);
+        };
+        const done = (v: boolean) => { waiters.delete(check); resolve(v); };
+        waiters.add(check);
+        check();
+      });
+    },
+    key(s: string) {
+      child.stdin!.write(s);
+    },
+  };
+}
+
+async function unavailablePool(k: Kit): Promise<string> {
+  const res = await k.api<{ data: { poolId: string; available: boolean }[] }>('/pools');
+  return res.data.find((p) => !p.available)!.poolId;
+}
+
+describe('guided create and an unavailable pool', () => {
+  it('--pool of an unavailable pool: refused before any question, like the flag-driven create', async () => {
+    kit = await startKit({ balance: 500 });
+    const pool = await unavailablePool(kit);
+    const flags = await kit.run(['units', 'create', '--pool', pool, '--period', '7d']);
+    expect(flags.exitCode).toBe(5);
+    expect(String(flags.stderr)).toContain(`pool ${pool} is not available right now`);
+
+    const t = inTerminal(kit, ['units', 'create', '--pool', pool]);
+    const asked = await t.until('Period');
+    if (asked) t.child.kill('SIGKILL');
+    const r = await t.child;
+    expect(asked, t.screen()).toBe(false);
+    expect(r.exitCode).toBe(5);
+    expect(t.screen()).toContain(`pool ${pool} is not available right now`);
+    expect(t.screen()).toContain('code pool_not_available');
+    const state = await kit.state();
+    expect(state.units).toEqual([]);
+    expect(state.balanceUsd).toBe(500);
+  });
+
+  it('a pool that stops being available after it was chosen: refused at the quote, no confirmation asked', async () => {
+    kit = await startKit({ balance: 500 });
+    const t = inTerminal(kit, ['units', 'create']);
+    let from = 0;
+    for (const prompt of ['Country', 'Pool']) {
+      expect(await t.until(prompt, from), t.screen()).toBe(true);
+      from = t.screen().length;
+      t.key('\r');
+    }
+    expect(await t.until('Period', from), t.screen()).toBe(true);
+    // The answered pool prompt reads "✔ Pool XX-11 …".
+    const chosen = /Pool\s+([A-Z]{2}-\d+)/.exec(t.screen().slice(0, t.screen().lastIndexOf('Period')))?.[1];
+    expect(chosen, t.screen()).toBeDefined();
+    kit.sb.world.poolById.get(chosen!)!.available = false;
+    from = t.screen().length;
+    t.key('\r');
+    expect(await t.until('Protocol', from), t.screen()).toBe(true);
+    from = t.screen().length;
+    t.key('\r');
+    const confirmed = await t.until('Buy for', from);
+    if (confirmed) t.child.kill('SIGKILL');
+    const r = await t.child;
+    expect(confirmed, t.screen()).toBe(false);
+    expect(r.exitCode).toBe(5);
+    expect(t.screen()).toContain(`pool ${chosen} is not available right now`);
+    const state = await kit.state();
+    expect(state.units).toEqual([]);
+    expect(state.balanceUsd).toBe(500);
+  });
+});
