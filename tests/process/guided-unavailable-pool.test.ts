@@ -1,9 +1,8 @@
 // The guided purchase (a real terminal: script(1) gives the built binary a pty) refuses a pool
 // that is not available exactly as `units create --pool … --period …` does: same exit code, same
 // message, no confirmation asked, nothing bought. Both flows go through one quote, which checks.
-import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import { inTerminal } from '../helpers/terminal.js';
 import { startKit, type Kit } from '../units/sandbox-kit.js';
 
 let kit: Kit | undefined;
@@ -12,45 +11,7 @@ afterEach(async () => {
   kit = undefined;
 });
 
-const quoteArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** `proxyctl …args` on a pty; `screen()` is everything it drew so far, `until` waits for a text. */
-function inTerminal(k: Kit, args: string[]) {
-  const command = ['node', BIN, ...args].map(quoteArg).join(' ');
-  const child: ResultPromise = execa('script', ['-qefc', command, '/dev/null'], {
-    reject: false,
-    stdin: 'pipe',
-    timeout: 60_000,
-    env: cleanEnv({ ...k.home.env, SHELL: '/bin/sh', NO_COLOR: '1', TERM: 'xterm', PROXYCTL_BASE_URL: k.sb.baseUrl, PROXYCTL_API_KEY: k.sb.apiKey }),
-    extendEnv: true,
-  });
-  let screen = '';
-  let exited = false;
-  const waiters = new Set<() => void>();
-  const wake = () => { for (const w of waiters) w(); };
-  child.stdout!.on('data', (c: Buffer) => { screen += c.toString('utf8'); wake(); });
-  void child.finally(() => { exited = true; wake(); });
-  return {
-    child,
-    screen: () => screen,
-    /** Resolves with true once `text` shows after position `from`, false if the process ended first. */
-    until(text: string | RegExp, from = 0): Promise<boolean> {
-      return new Promise((resolve) => {
-        const check = () => {
-          const rest = screen.slice(from);
-          if (typeof text === 'string' ? rest.includes(text) : text.test(rest)) return done(true);
-          if (exited) return done(false);
-        };
-        const done = (v: boolean) => { waiters.delete(check); resolve(v); };
-        waiters.add(check);
-        check();
-      });
-    },
-    key(s: string) {
-      child.stdin!.write(s);
-    },
-  };
-}
+const kitEnv = (k: Kit) => ({ ...k.home.env, PROXYCTL_BASE_URL: k.sb.baseUrl, PROXYCTL_API_KEY: k.sb.apiKey });
 
 async function unavailablePool(k: Kit): Promise<string> {
   const res = await k.api<{ data: { poolId: string; available: boolean }[] }>('/pools');
@@ -65,7 +26,7 @@ describe('guided create and an unavailable pool', () => {
     expect(flags.exitCode).toBe(5);
     expect(String(flags.stderr)).toContain(`pool ${pool} is not available right now`);
 
-    const t = inTerminal(kit, ['units', 'create', '--pool', pool]);
+    const t = inTerminal(kitEnv(kit), ['units', 'create', '--pool', pool]);
     const asked = await t.until('Period');
     if (asked) t.child.kill('SIGKILL');
     const r = await t.child;
@@ -80,7 +41,7 @@ describe('guided create and an unavailable pool', () => {
 
   it('a pool that stops being available after it was chosen: refused at the quote, no confirmation asked', async () => {
     kit = await startKit({ balance: 500 });
-    const t = inTerminal(kit, ['units', 'create']);
+    const t = inTerminal(kitEnv(kit), ['units', 'create']);
     let from = 0;
     for (const prompt of ['Country', 'Pool']) {
       expect(await t.until(prompt, from), t.screen()).toBe(true);

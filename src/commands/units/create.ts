@@ -4,6 +4,7 @@ import type { HandlerInput } from '../action.js';
 import type { Context } from '../../context.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
+import { progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
 import { createSafely, rememberPurchase } from '../../units/create-safely.js';
 import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput } from '../../units/create-input.js';
@@ -42,7 +43,7 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   const report = await runBulk(
     ctx,
     indices,
-    { verb: 'created', label: (i) => `#${i + 1}`, describe: (u) => (u as Unit).proxyRef, stop: breaker.signal },
+    { verb: 'created', label: (i) => `#${i + 1}`, describe: (u) => (u as Unit).proxyRef, stop: breaker.signal, onEvent: progressRenderer(ctx) },
     async (i) => {
       const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal });
       keys[i] = out.idempotencyKey;
