@@ -6,6 +6,7 @@ import type { ConfigStore } from './config/store.js';
 import { shouldColor } from './io.js';
 import { UsageError } from './errors.js';
 import { escapeControl } from './output/escape.js';
+import { paintWhen } from './output/format.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'conn'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -123,7 +124,7 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
       if (!globals.quiet) io.stderr.write(`${escapeControl(message)}\n`);
     },
     warn(message) {
-      io.stderr.write(`${stderrColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:'} ${escapeControl(message)}\n`);
+      io.stderr.write(`${paintWhen(stderrColor).yellow('warning:')} ${escapeControl(message)}\n`);
     },
     api() {
       api ??= import('./api/index.js').then((m) => m.createApiClient(ctx, globals.insecure));

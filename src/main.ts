@@ -8,6 +8,7 @@ import type { GlobalOptions } from './context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, NotAppliedError, exitCodeFor, errorObject } from './errors.js';
 import { VERSION } from './version.js';
 import { escapeControl } from './output/escape.js';
+import { paintWhen } from './output/format.js';
 import type { Runtime } from './commands/action.js';
 import { examples } from './commands/action.js';
 import { registerCommands } from './commands/index.js';
@@ -97,8 +98,7 @@ export function reportError(err: unknown, io: IO, globals: GlobalOptions): void 
     return;
   }
   const color = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
-  const red = (s: string) => (color ? `\u001b[31m${s}\u001b[39m` : s);
-  const dim = (s: string) => (color ? `\u001b[2m${s}\u001b[22m` : s);
+  const { red, dim } = paintWhen(color);
   const code = exitCodeFor(err);
   // Messages, codes and request ids can come from the server: shown escaped, never obeyed.
   const safe = escapeControl;
