@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    setupFiles: ['tests/setup/isolate-home.ts'],
+    include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/isolate-home.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end tests spawn the built binary; two cores, so keep the pool small.

@@ -3,8 +3,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { IO } from './io.js';
 import { shouldColor } from './io.js';
-import { OUTPUT_FORMATS, resolveGlobals } from './context.js';
-import type { GlobalOptions } from './context.js';
+import { OUTPUT_FORMATS, resolveGlobals } from './context/index.js';
+import type { GlobalOptions } from './context/index.js';
 import { ApiError, CliError, ExitCode, InterruptedError, NotAppliedError, exitCodeFor, errorObject } from './errors.js';
 import { VERSION } from './version.js';
 import { escapeControl } from './output/escape.js';

@@ -4,8 +4,16 @@
 import type { ApiClient } from './client.js';
 import { API_PREFIX } from './client.js';
 import { ApiError, BadResponseError, InterruptedError } from '../errors.js';
-import type { OperationRef, UnpublishedOperation } from './operations.js';
 import * as shapes from './shapes.js';
+
+/** The three operations whose paths the API spec does not publish (defaults: operations.ts). */
+export type UnpublishedOperation = 'pinUsername' | 'unitUsage' | 'webhookTest';
+
+export interface OperationRef {
+  method: string;
+  /** Path below /api/reseller/v1, with `{proxyRef}` where the unit goes. */
+  path: string;
+}
 
 export const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const CACHE_VERSION = 1;

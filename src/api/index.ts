@@ -1,14 +1,9 @@
-// Builds the ApiClient for a command from its context: credentials, timeouts, debug trace.
-import type { Context } from '../context.js';
+// The API layer's front door: the client and its types, and the base-URL rules. It imports nothing
+// above it; the context (src/context/client.ts) builds a client from credentials and globals.
 import { UsageError } from '../errors.js';
-import { resolveCredentials } from '../config/credentials.js';
-import type { CacheStore } from '../config/store.js';
-import { userAgent } from '../version.js';
-import { escapeControl } from '../output/escape.js';
-import { ApiClient, type AsyncCache } from './client.js';
 
 export { ApiClient } from './client.js';
-export type { ApiResponse, Page, Pagination, Query, RequestOptions, RetryPolicy } from './client.js';
+export type { ApiResponse, AsyncCache, Page, Pagination, Query, RequestOptions, RetryPolicy } from './client.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -36,48 +31,4 @@ export function checkBaseUrl(raw: string, insecure: boolean): URL {
     throw new UsageError('the base URL must not include /api/reseller/v1', { hint: `use ${url.origin}` });
   }
   return url;
-}
-
-export async function createApiClient(ctx: Context, insecure = false): Promise<ApiClient> {
-  const creds = await resolveCredentials(ctx);
-  if (!creds.baseUrl || !creds.apiKey) {
-    // Validate a base URL that is there before offering to log in with it.
-    if (creds.baseUrl) checkBaseUrl(creds.baseUrl, insecure);
-    const { offerLogin } = await import('../config/login.js');
-    return offerLogin(ctx, creds.profile, creds.baseUrl, ctx.globals.profile !== undefined && !creds.profileExists);
-  }
-  return buildApiClient(ctx, checkBaseUrl(creds.baseUrl, insecure), creds.apiKey);
-}
-
-/** A client for a known base URL and key (also used by login to verify a key before saving it). */
-export async function buildApiClient(ctx: Context, url: URL, apiKey: string): Promise<ApiClient> {
-  const client = new ApiClient({
-    baseUrl: url.toString().replace(/\/+$/, ''),
-    apiKey,
-    timeoutMs: ctx.globals.timeoutMs,
-    env: ctx.io.env,
-    signal: ctx.signal,
-    userAgent: userAgent(),
-    trace: ctx.globals.debug ? (line) => ctx.io.stderr.write(`[debug] ${escapeControl(line)}\n`) : undefined,
-    cache: discoveryCache(ctx),
-  });
-  return client;
-}
-
-/** Discovery results persist in the config dir; a config dir we cannot open just means no cache. */
-function discoveryCache(ctx: Context): AsyncCache {
-  let store: Promise<CacheStore | undefined> | undefined;
-  const open = () => (store ??= ctx.config().then((s) => s.cache, () => undefined));
-  return {
-    async get<T>(key: string) {
-      return (await open())?.get<T>(key);
-    },
-    async set(key: string, value: unknown) {
-      try {
-        await (await open())?.set(key, value);
-      } catch {
-        // A read-only config dir must not break a command; discovery runs again next time.
-      }
-    },
-  };
 }

@@ -1,15 +1,11 @@
 // The three operations whose paths the API spec does not publish. Their defaults come from the
 // CLI contract; discovery from the server's openapi.json (src/api/discovery.ts) replaces them
 // per base URL when the server describes them elsewhere.
+// The types live in discovery.ts, which this module loads lazily, so the two never import each other.
 import type { ApiClient } from './client.js';
+import type { OperationRef, UnpublishedOperation } from './discovery.js';
 
-export type UnpublishedOperation = 'pinUsername' | 'unitUsage' | 'webhookTest';
-
-export interface OperationRef {
-  method: string;
-  /** Path below /api/reseller/v1, with `{proxyRef}` where the unit goes. */
-  path: string;
-}
+export type { OperationRef, UnpublishedOperation } from './discovery.js';
 
 export const DEFAULT_OPERATIONS: Record<UnpublishedOperation, OperationRef> = {
   pinUsername: { method: 'PUT', path: '/me/proxy-username' },

@@ -1,8 +1,8 @@
 // Commands are registered up front (so `--help` knows them all) but their code is a dynamic
 // import, loaded only when that command runs: `proxyctl --help` never loads undici or inquirer.
 import type { Command } from 'commander';
-import type { Context, GlobalOptions } from '../context.js';
-import { createContext, resolveGlobals } from '../context.js';
+import type { Context, GlobalOptions } from '../context/index.js';
+import { createContext, resolveGlobals } from '../context/index.js';
 import type { IO } from '../io.js';
 
 export interface HandlerInput<F = Record<string, unknown>> {

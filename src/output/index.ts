@@ -1,7 +1,8 @@
 // The output layer: commands hand over rows or objects; this renders table (cli-table3 on a TTY,
 // tab-separated when piped), json, jsonl, csv or conn. Data to stdout, notices to stderr.
 import { Chalk } from 'chalk';
-import type { Context, OutputFormat } from '../context.js';
+// BaseContext: the output layer sees streams, globals and colour, never the API client or config.
+import type { BaseContext as Context, OutputFormat } from '../globals.js';
 import { UsageError } from '../errors.js';
 import { escapeControl, escapeDeep } from './escape.js';
 import { cell, plainPaint, type Paint } from './format.js';

@@ -2,7 +2,7 @@
 // stderr: a bar redrawn in place on a TTY, one line per item otherwise (so logs, and whoever
 // watches them, see progress as it happens), nothing with --quiet or for a single item.
 import { clearLine, cursorTo } from 'node:readline';
-import type { Context } from '../context.js';
+import type { BaseContext as Context } from '../globals.js';
 import { escapeControl } from './escape.js';
 import { bar } from './format.js';
 import { paintFor } from './index.js';

@@ -2,7 +2,7 @@
 // requests, so steady-state bulk work waits instead of drawing 429s), progress reported as events
 // (src/output/progress.ts draws them), Ctrl-C that stops new items but lets started ones finish,
 // and per-item outcomes for the summary.
-import type { Context } from '../context.js';
+import type { BaseContext as Context } from '../globals.js';
 import { ApiError, CliError, InterruptedError, NotAppliedError, PartialFailureError, notAppliedObject, type ItemOutcome } from '../errors.js';
 import { printList, printObject, type View } from '../output/index.js';
 import { printBulkSummary, type ProgressEvent } from '../output/progress.js';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { HandlerInput } from '../action.js';
 import { readAllText } from '../../io.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, outputMode } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';

@@ -1,7 +1,7 @@
 // `proxyctl providers | countries | states`: plain collections. Entry field names of countries
 // and states are not fixed by the spec, so tables show whatever fields arrive.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import type { Query } from '../../api/index.js';
 import { assertFormats, printList, withSpinner } from '../../output/index.js';
 import { countryCode } from '../country.js';

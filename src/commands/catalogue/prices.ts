@@ -1,6 +1,6 @@
 // `proxyctl prices`: GET /prices. JSON is the API's object; tables show one row per period.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { assertFormats, money, outputMode, printList, periodOrder, printObject, withSpinner } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
 

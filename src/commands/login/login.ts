@@ -1,10 +1,10 @@
 // `proxyctl login`: prompts (or reads stdin), verifies with GET /account, then saves the profile.
 import type { HandlerInput } from '../action.js';
 import { readAllText } from '../../io.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { assertFormats, money, percent, printObject, withSpinner } from '../../output/index.js';
-import { checkProfileName, promptCredentials, verifyAndSave, type AccountSummary } from '../../config/login.js';
+import { checkProfileName, promptCredentials, verifyAndSave, type AccountSummary } from '../../context/login.js';
 import { DEFAULT_PROFILE } from '../../config/store.js';
 
 export interface LoginOptions {
@@ -22,11 +22,6 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<{ profile: 
     if (!apiKey) throw new UsageError('no API key on stdin');
     if (/\s/.test(apiKey)) throw new UsageError('the API key on stdin contains whitespace; pass only the key');
   } else {
-    if (!ctx.canPrompt) {
-      throw new UsageError('login needs a terminal to prompt for the key', {
-        hint: 'pipe the key in with --api-key-stdin (and --base-url), or set PROXYCTL_API_KEY',
-      });
-    }
     const creds = await promptCredentials(ctx, { baseUrl, fixedBaseUrl: ctx.globals.baseUrl });
     baseUrl = creds.baseUrl;
     apiKey = creds.apiKey;

@@ -1,6 +1,6 @@
 // `proxyctl account`: GET /account, balance and discount.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { assertFormats, printObject, withExtraFields, withSpinner } from '../../output/index.js';
 import { ACCOUNT_COLUMNS, type Snapshot } from './show.js';
 import * as shapes from '../../api/shapes.js';

@@ -1,6 +1,6 @@
 // `proxyctl me`: GET /me, the account snapshot.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { assertFormats, cell, money, percent, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
 

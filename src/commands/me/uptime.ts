@@ -1,7 +1,7 @@
 // `proxyctl me uptime`: the account-wide uptime and a per-unit table coloured by health. The
 // window is checked here (day 1-30, ISO dates, from before to, 30-day cap) before any request.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/index.js';
 import { assertFormats, bar, cell, outputMode, paintFor, percent, printList, printObject, withSpinner, type Column, type Paint } from '../../output/index.js';

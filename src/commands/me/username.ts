@@ -1,7 +1,7 @@
 // `proxyctl me username set|clear`: the fixed proxy username. Its path is not published, so it
 // comes from resolveOperation() (the server's openapi.json, else the contract's default).
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { resolveOperation } from '../../api/operations.js';
 import { assertFormats, printObject, withSpinner } from '../../output/index.js';

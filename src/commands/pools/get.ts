@@ -1,6 +1,6 @@
 // `proxyctl pools get POOL_ID`: GET /pools/{poolId}.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, pricesText, printObject, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';

@@ -1,6 +1,6 @@
 // `proxyctl pools [list]`: GET /pools with optional filters. JSON prints the `data` array.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { assertFormats, printList, withExtraFields, withSpinner } from '../../output/index.js';
 import { countryCode } from '../country.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';

@@ -1,8 +1,8 @@
 // `proxyctl profiles list`: never prints a key, only its masked form. Marks the profile that this
 // invocation would use (flag > environment > stored current > "default"), and says why.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
-import { nonEmpty } from '../../context.js';
+import type { Context } from '../../context/index.js';
+import { nonEmpty } from '../../context/index.js';
 import { assertFormats, printList } from '../../output/index.js';
 import { DEFAULT_PROFILE, maskKey } from '../../config/store.js';
 

@@ -1,6 +1,6 @@
 // A plain fetch to the /_sandbox/ control endpoint of a running sandbox, authenticated with the
 // main key from PROXYCTL_API_KEY (the sandbox's default key when unset).
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { DEFAULT_API_KEY } from '../../sandbox/world.js';
 

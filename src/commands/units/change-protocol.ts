@@ -1,6 +1,6 @@
 // `units change-protocol REF --protocol P`: free; http_noauth needs exactly one whitelisted IP.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';

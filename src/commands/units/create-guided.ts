@@ -3,8 +3,8 @@
 // The answers become the same flags `units create --pool … --period …` takes, validated by the
 // same parseCreateFlags and priced by the same quote (planPurchase), which refuses a pool that is
 // not available.
-import type { Context } from '../../context.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import type { Context } from '../../context/index.js';
+import { UsageError } from '../../errors.js';
 import { escapeControl, money } from '../../output/index.js';
 import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput, type PartialCreateInput } from '../../units/create-input.js';
 import { availablePool, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
@@ -25,94 +25,85 @@ export async function guidedCreate(
   flags: CreateFlags,
   parsed: PartialCreateInput,
 ): Promise<{ input: CreateInput; plan: PurchasePlan }> {
-  const { select, input, confirm } = await import('@inquirer/prompts');
-  const io = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal };
+  // Ctrl-C inside a prompt: nothing was bought (exit 130).
+  const { select, input, confirm } = await ctx.prompt.open({
+    unavailable: new UsageError('the guided purchase needs a terminal'),
+    cancelled: 'cancelled; nothing was bought',
+  });
   const api = await ctx.api();
   const body = { ...parsed.body };
   const answers: CreateFlags = { ...flags };
-  try {
-    let pools: Pool[] = [];
-    let listPrices: Record<string, number> | undefined;
-    // A pool given by flag is checked before anything is asked, as the flag-driven create would.
-    const given = body.poolId === undefined ? undefined : await availablePool(api, body.poolId);
-    if (body.poolId === undefined) {
-      const countries = (await api.get<{ data: Entry[] }>('/countries', shapes.catalogueList)).data;
-      const choices = countries.flatMap((c) => {
-        const code = countryCode(c);
-        if (!code) return [];
-        const name = typeof c.name === 'string' && c.name !== code ? ` ${c.name}` : '';
-        const n = typeof c.poolCount === 'number' ? ` (${c.poolCount} pools)` : '';
-        return [{ name: escapeControl(`${code}${name}${n}`), value: code }];
-      });
-      if (choices.length === 0) throw new UsageError('the server lists no countries; pass --pool instead');
-      const country = await select({ message: 'Country', choices, pageSize: 15 }, io);
-      const res = await api.get<{ data: Pool[]; prices?: Record<string, number> }>('/pools', shapes.poolList, { country });
-      pools = res.data ?? [];
-      listPrices = res.prices;
-      if (pools.length === 0) throw new UsageError(`no pools in ${country}`);
-      const hint = body.period ?? '30d';
-      body.poolId = await select(
-        {
-          message: 'Pool',
-          pageSize: 15,
-          choices: pools.map((p) => {
-            const price = (p.prices ?? listPrices)?.[hint];
-            const where = [p.provider, p.state, p.rotation ? `rotation ${p.rotation}` : 'no rotation'].filter(Boolean).join(', ');
-            return {
-              name: escapeControl(`${p.poolId}  ${where}  ${money(price)}/${hint}`),
-              value: p.poolId,
-              // The prompt prints this after the name, so the name itself does not say it again.
-              disabled: p.available === false ? '(unavailable)' : false,
-            };
-          }),
-        },
-        io,
-      );
-    }
-    answers.pool = body.poolId;
-    const prices = given ? given.prices : (pools.find((p) => p.poolId === body.poolId)?.prices ?? listPrices);
-    body.period ??= await select(
-      { message: 'Period', choices: PERIODS.map((p) => ({ name: `${p.padEnd(4)} ${money(prices?.[p])}${parsed.count > 1 ? ' each' : ''}`, value: p })) },
-      io,
+  let pools: Pool[] = [];
+  let listPrices: Record<string, number> | undefined;
+  // A pool given by flag is checked before anything is asked, as the flag-driven create would.
+  const given = body.poolId === undefined ? undefined : await availablePool(api, body.poolId);
+  if (body.poolId === undefined) {
+    const countries = (await api.get<{ data: Entry[] }>('/countries', shapes.catalogueList)).data;
+    const choices = countries.flatMap((c) => {
+      const code = countryCode(c);
+      if (!code) return [];
+      const name = typeof c.name === 'string' && c.name !== code ? ` ${c.name}` : '';
+      const n = typeof c.poolCount === 'number' ? ` (${c.poolCount} pools)` : '';
+      return [{ name: escapeControl(`${code}${name}${n}`), value: code }];
+    });
+    if (choices.length === 0) throw new UsageError('the server lists no countries; pass --pool instead');
+    const country = await select({ message: 'Country', choices, pageSize: 15 });
+    const res = await api.get<{ data: Pool[]; prices?: Record<string, number> }>('/pools', shapes.poolList, { country });
+    pools = res.data ?? [];
+    listPrices = res.prices;
+    if (pools.length === 0) throw new UsageError(`no pools in ${country}`);
+    const hint = body.period ?? '30d';
+    body.poolId = await select(
+      {
+        message: 'Pool',
+        pageSize: 15,
+        choices: pools.map((p) => {
+          const price = (p.prices ?? listPrices)?.[hint];
+          const where = [p.provider, p.state, p.rotation ? `rotation ${p.rotation}` : 'no rotation'].filter(Boolean).join(', ');
+          return {
+            name: escapeControl(`${p.poolId}  ${where}  ${money(price)}/${hint}`),
+            value: p.poolId,
+            // The prompt prints this after the name, so the name itself does not say it again.
+            disabled: p.available === false ? '(unavailable)' : false,
+          };
+        }),
+      },
     );
-    if (body.protocol === undefined) {
-      const protocol = await select<Protocol>(
-        {
-          message: 'Protocol',
-          choices: [
-            { name: 'socks5 (username and password)', value: 'socks5' },
-            { name: 'http (username and password)', value: 'http' },
-            { name: 'http_noauth / inject (no login, one whitelisted IP)', value: 'http_noauth' },
-          ],
-        },
-        io,
-      );
-      answers.protocol = protocol;
-      if (protocol === 'http_noauth') {
-        if (body.credentials) throw new UsageError('http_noauth units have no credentials: drop --username/--password');
-        const ip = await input({ message: 'Client IPv4 allowed to connect', validate: (v) => { try { parseIPv4(v); return true; } catch (e) { return (e as Error).message; } } }, io);
-        answers.allowIp = [ip];
-      }
-    }
-    answers.period = body.period;
-    // The answers, checked exactly as the same flags on the command line would be.
-    const chosen = parseCreateFlags(answers);
-    if (!isComplete(chosen)) throw new UsageError('--pool and --period are required');
-    const plan = await planPurchase(api, chosen);
-    const q = plan.quote;
-    const what = `${q.count} × ${chosen.body.period} in ${chosen.body.poolId} (${chosen.body.protocol ?? 'socks5'})`;
-    ctx.io.stderr.write(`${escapeControl(describeQuote(q, what))}\n`);
-    if (!chosen.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
-      // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
-      if (!(await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, io))) {
-        throw new UsageError('nothing bought: the purchase was not confirmed', { code: 'not_confirmed' });
-      }
-    }
-    return { input: chosen, plan };
-  } catch (err) {
-    // Ctrl-C inside a prompt (ExitPromptError / AbortPromptError): nothing was bought.
-    const name = (err as Error)?.name;
-    if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was bought');
-    throw err;
   }
+  answers.pool = body.poolId;
+  const prices = given ? given.prices : (pools.find((p) => p.poolId === body.poolId)?.prices ?? listPrices);
+  body.period ??= await select(
+    { message: 'Period', choices: PERIODS.map((p) => ({ name: `${p.padEnd(4)} ${money(prices?.[p])}${parsed.count > 1 ? ' each' : ''}`, value: p })) },
+  );
+  if (body.protocol === undefined) {
+    const protocol = await select<Protocol>(
+      {
+        message: 'Protocol',
+        choices: [
+          { name: 'socks5 (username and password)', value: 'socks5' },
+          { name: 'http (username and password)', value: 'http' },
+          { name: 'http_noauth / inject (no login, one whitelisted IP)', value: 'http_noauth' },
+        ],
+      },
+    );
+    answers.protocol = protocol;
+    if (protocol === 'http_noauth') {
+      if (body.credentials) throw new UsageError('http_noauth units have no credentials: drop --username/--password');
+      const ip = await input({ message: 'Client IPv4 allowed to connect', validate: (v) => { try { parseIPv4(v); return true; } catch (e) { return (e as Error).message; } } });
+      answers.allowIp = [ip];
+    }
+  }
+  answers.period = body.period;
+  // The answers, checked exactly as the same flags on the command line would be.
+  const chosen = parseCreateFlags(answers);
+  if (!isComplete(chosen)) throw new UsageError('--pool and --period are required');
+  const plan = await planPurchase(api, chosen);
+  const q = plan.quote;
+  const what = `${q.count} × ${chosen.body.period} in ${chosen.body.poolId} (${chosen.body.protocol ?? 'socks5'})`;
+  ctx.io.stderr.write(`${escapeControl(describeQuote(q, what))}\n`);
+  if (!chosen.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
+    // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
+    await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, 'nothing bought: the purchase was not confirmed');
+  }
+  return { input: chosen, plan };
 }

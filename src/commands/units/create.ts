@@ -1,7 +1,7 @@
 // `units create`: price check against the balance first, then each unit bought with its own
 // derived idempotency key (src/units/idempotency.ts), several at a time, never twice.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import { progressRenderer } from '../../output/progress.js';

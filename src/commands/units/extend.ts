@@ -1,7 +1,7 @@
 // `units extend REF... --period P`: the whole batch priced against the balance first, then each
 // unit extended at most once (src/units/extend-safely.ts decides after ambiguous failures).
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import { progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';

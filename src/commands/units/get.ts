@@ -1,6 +1,6 @@
 // `units get REF`: one unit, with its connection string.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import { parseRef } from '../../units/validate.js';

@@ -1,6 +1,6 @@
 // `units list`: one page, or every page streamed with --all (so `-o conn > proxies.txt` exports all).
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import type { Query } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printList } from '../../output/index.js';

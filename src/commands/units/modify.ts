@@ -1,6 +1,6 @@
 // `units modify REF`: description, credentials, or the replacement IP whitelist (PATCH).
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import { applied, notModified, type ModifyRequest } from '../../units/not-applied.js';

@@ -1,8 +1,8 @@
 // `units release REF...`: permanent and unrefunded, so it asks first on a terminal and needs
 // --yes anywhere else; the refusal happens before any request.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import type { Context } from '../../context/index.js';
+import { UsageError } from '../../errors.js';
 import { assertFormats } from '../../output/index.js';
 import { progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
@@ -17,23 +17,16 @@ interface Removed {
 
 const view = { columns: [{ header: 'ref', value: (r: Removed) => r.proxyRef }, { header: 'removed', value: (r: Removed) => r.removed }] };
 
-export async function confirmRelease(refs: string[], ctx: Context): Promise<boolean> {
-  if (ctx.globals.yes) return true;
+export async function confirmRelease(refs: string[], ctx: Context): Promise<void> {
+  if (ctx.globals.yes) return;
   const list = refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
-  if (!ctx.canPrompt) {
-    throw new UsageError(`refusing to release ${list} without confirmation`, { hint: 'releasing deletes units permanently with no refund; add --yes to confirm' });
-  }
-  const { confirm } = await import('@inquirer/prompts');
-  try {
-    return await confirm(
-      { message: `Release ${list}? They are deleted permanently and nothing is refunded.`, default: false },
-      { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal },
-    );
-  } catch (err) {
-    const name = (err as Error)?.name;
-    if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was released');
-    throw err;
-  }
+  const ask = await ctx.prompt.open({
+    unavailable: new UsageError(`refusing to release ${list} without confirmation`, { hint: 'releasing deletes units permanently with no refund; add --yes to confirm' }),
+    cancelled: 'cancelled; nothing was released',
+  });
+  // A "no" is exit 2 (the contract's "refused confirmation"), so a wrapper script never mistakes
+  // "the user said no" for "released".
+  await ask.confirm({ message: `Release ${list}? They are deleted permanently and nothing is refunded.`, default: false }, 'nothing released: the release was not confirmed');
 }
 
 export async function run(refs: string[], ctx: Context): Promise<void> {
@@ -51,8 +44,6 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
 export default async function handler({ args, ctx }: HandlerInput): Promise<void> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const refs = parseRefs(args[0]);
-  // A declined confirmation is exit 2 (the contract's "refused confirmation"), so a wrapper script
-  // never mistakes "the user said no" for "released".
-  if (!(await confirmRelease(refs, ctx))) throw new UsageError('nothing released: the release was not confirmed', { code: 'not_confirmed' });
+  await confirmRelease(refs, ctx);
   await run(refs, ctx);
 }

@@ -1,6 +1,6 @@
 // `units swap REF --pool NEW`: free, keeps the remaining time; prints the new connection.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';

@@ -2,7 +2,7 @@
 // The record's field names are not in the spec: known pairs are drawn as a bar, and every field
 // that arrives is shown (and passed through verbatim in JSON).
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { fillPath, resolveOperation } from '../../api/operations.js';
 import { assertFormats, bar, cell, outputMode, printObject, type Column } from '../../output/index.js';
 import { parseRef } from '../../units/validate.js';

@@ -1,6 +1,6 @@
 // webhook get: GET /webhook. Tables mask the secret; JSON passes it through as the API sent it.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { configColumns } from './views.js';

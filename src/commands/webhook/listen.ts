@@ -3,7 +3,7 @@
 // Ctrl-C or SIGTERM. That is its normal end, so it exits 0 (like `stripe listen` and `proxyctl
 // sandbox`); failures to start are their own codes (2 for a busy port or no secret, 3 without a key).
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
 import { assertFormats, escapeDeep, outputMode, paintFor } from '../../output/index.js';
 import { summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';

@@ -2,7 +2,7 @@
 // which polls the log (back to the last delivery seen and the oldest pending one) and prints
 // each new delivery once and each change of state once.
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
 import { InterruptedError, UsageError } from '../../errors.js';

@@ -2,7 +2,7 @@
 // so, and put it in the JSON output for scripts.
 import type { HandlerInput } from '../action.js';
 import { isLoopbackHost } from '../../api/index.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { HandlerInput } from '../action.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/index.js';
 import { SignatureError, UsageError } from '../../errors.js';
 import { assertFormats } from '../../output/index.js';
 import { matchSignature, parseSignatureArg } from '../../webhooks/signature.js';

@@ -1,0 +1,58 @@
+// The layer rules of docs/architecture.md, checked by `npm run lint:deps` (part of `npm test`).
+// Layers, top to bottom: cli → main → commands → context → units/webhooks → api/config/output →
+// leaf (errors, io, version, in-flight, globals). A module may import its own layer or any layer
+// below it, never one above; src/sandbox stands alone. Type-only and dynamic imports count too.
+const LEAF = '^src/(errors|io|version|in-flight|globals)[.]ts$';
+const upward = (name, from, forbidden) => ({
+  name,
+  severity: 'error',
+  comment: `${from} may not import from a higher layer (${forbidden}); see docs/architecture.md`,
+  from: { path: from },
+  to: { path: forbidden },
+});
+
+module.exports = {
+  forbidden: [
+    upward('leaf-imports-upward', LEAF, '^src/(?!(errors|io|version|in-flight|globals)[.]ts$)'),
+    upward('lower-imports-upward', '^src/(api|config|output)/', '^src/(units|webhooks|context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('domain-imports-upward', '^src/(units|webhooks)/', '^src/(context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('context-imports-upward', '^src/context/', '^src/(commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('commands-import-upward', '^src/commands/', '^src/(main|cli)[.]ts$'),
+    upward('main-imports-cli', '^src/main[.]ts$', '^src/cli[.]ts$'),
+    {
+      name: 'sandbox-stands-alone',
+      severity: 'error',
+      comment: 'src/sandbox imports nothing else from src (it is the fake server the tests trust)',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/', pathNot: '^src/sandbox/' },
+    },
+    {
+      name: 'no-cycle-across-folders',
+      severity: 'error',
+      comment: 'an import loop that leaves its folder ties two layers together (dynamic import() does not excuse it)',
+      from: { path: '^src/([^/]+)' },
+      to: { circular: true, viaSomeNot: '^src/$1' },
+    },
+    {
+      name: 'no-cycle',
+      severity: 'error',
+      comment: 'no import loops inside a folder either',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'an import that resolves to nothing',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // TypeScript 7 has no JavaScript API for dependency-cruiser to parse with, so swc parses the sources.
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/.*[.]md$' },
+  },
+};

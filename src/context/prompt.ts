@@ -1,0 +1,67 @@
+// ctx.prompt: the one way a command asks the user something. It decides whether a prompt may be
+// shown (stdin is a TTY and neither --no-input nor CI is set), runs @inquirer/prompts on the
+// command's streams, maps Ctrl-C to exit 130 and a "no" to exit 2 (or the caller's error).
+import { Writable } from 'node:stream';
+import type { confirm, input, password, select } from '@inquirer/prompts';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+
+type SelectConfig<T> = Parameters<typeof select<T>>[0];
+type InputConfig = Parameters<typeof input>[0];
+type PasswordConfig = Parameters<typeof password>[0];
+type ConfirmConfig = Parameters<typeof confirm>[0];
+
+/** Prompts bound to the command's streams; each one throws InterruptedError on Ctrl-C. */
+export interface Prompter {
+  select<T>(config: SelectConfig<T>): Promise<T>;
+  input(config: InputConfig): Promise<string>;
+  password(config: PasswordConfig): Promise<string>;
+  /** Goes on after "yes"; after "no" throws `declined` (text: a UsageError, exit 2, code not_confirmed). */
+  confirm(config: ConfirmConfig, declined: string | Error): Promise<void>;
+}
+
+export interface Prompt {
+  /** True when a prompt may be shown: stdin is a TTY and neither --no-input nor CI is set. */
+  readonly available: boolean;
+  /**
+   * Prompts for one flow. Throws `unavailable` when no prompt may be shown (so a script gets the
+   * flag it should pass, not a hang); `cancelled` is the message of the exit-130 error on Ctrl-C.
+   */
+  open(opts: { unavailable: Error; cancelled?: string }): Promise<Prompter>;
+}
+
+export function createPrompt(io: IO, noInput: boolean, signal: AbortSignal): Prompt {
+  const available = io.stdinIsTTY && !noInput;
+  return {
+    available,
+    async open({ unavailable, cancelled }) {
+      if (!available) throw unavailable;
+      const inquirer = await import('@inquirer/prompts');
+      // inquirer ends its output stream when a prompt closes; Node spares process.stderr from that,
+      // but not any other stream, so each prompt writes through a fresh shim that never ends stderr.
+      const streams = () => {
+        const output = new Writable({ write: (chunk, encoding, cb) => void io.stderr.write(chunk, encoding, cb) });
+        Object.assign(output, { isTTY: io.stderrIsTTY, columns: io.columns ?? 80 });
+        return { input: io.stdin, output, signal };
+      };
+      async function run<T>(ask: () => Promise<T>): Promise<T> {
+        try {
+          return await ask();
+        } catch (err) {
+          const name = (err as Error)?.name;
+          if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new InterruptedError(cancelled);
+          throw err;
+        }
+      }
+      return {
+        select: (config) => run(() => inquirer.select(config, streams())),
+        input: (config) => run(() => inquirer.input(config, streams())),
+        password: (config) => run(() => inquirer.password(config, streams())),
+        async confirm(config, declined) {
+          if (await run(() => inquirer.confirm(config, streams()))) return;
+          throw typeof declined === 'string' ? new UsageError(declined, { code: 'not_confirmed' }) : declined;
+        },
+      };
+    },
+  };
+}

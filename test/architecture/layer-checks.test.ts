@@ -1,0 +1,111 @@
+// The layer rules of docs/architecture.md are checks, not advice: `npm run lint:deps` (part of
+// `npm test`) fails on an upward import, a loop across folders, a sandbox that reaches out, or
+// `process` outside src/cli.ts. Each case runs the real tools on a copy of src/ with one bad edit.
+import { afterEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const DEPCRUISE = join(REPO, 'node_modules/.bin/depcruise');
+const CONFIG = join(REPO, '.dependency-cruiser.cjs');
+const CHECK_PROCESS = join(REPO, 'scripts/check-process.mjs');
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A copy of the real src/ in a temporary directory, with `edits` applied (path → text to add). */
+function copyOfSrc(edits: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'proxyctl-layers-'));
+  dirs.push(dir);
+  cpSync(join(REPO, 'src'), join(dir, 'src'), { recursive: true });
+  cpSync(join(REPO, 'package.json'), join(dir, 'package.json')); // src/version.ts reads it
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir'); // packages resolve
+  for (const [file, text] of Object.entries(edits)) {
+    const path = join(dir, file);
+    mkdirSync(dirname(path), { recursive: true });
+    let before = '';
+    try {
+      before = readFileSync(path, 'utf8');
+    } catch {
+      // a new file
+    }
+    writeFileSync(path, `${text}\n${before}`);
+  }
+  return dir;
+}
+
+const cruise = (cwd: string) => execa(DEPCRUISE, ['src', '--config', CONFIG, '--output-type', 'err'], { cwd, reject: false });
+
+describe('dependency-cruiser layer rules', () => {
+  it('pass on the source as it is', async () => {
+    const r = await cruise(copyOfSrc());
+    expect(r.stdout + r.stderr).toContain('no dependency violations found');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('fail on an upward import from the API layer to the context', async () => {
+    const r = await cruise(copyOfSrc({ 'src/api/shapes.ts': "import type { Context } from '../context/index.js';\nexport type Probe = Context;" }));
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/error lower-imports-upward: src\/api\/shapes\.ts → src\/context\/index\.ts/);
+  });
+
+  it('fail on a units module importing a command, and on a leaf importing the output layer', async () => {
+    const r = await cruise(
+      copyOfSrc({
+        'src/units/quote.ts': "import '../commands/action.js';",
+        'src/errors.ts': "import './output/escape.js';",
+      }),
+    );
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/error domain-imports-upward: src\/units\/quote\.ts → src\/commands\/action\.ts/);
+    expect(r.stdout).toMatch(/error leaf-imports-upward: src\/errors\.ts → src\/output\/escape\.ts/);
+  });
+
+  it('fail on a loop across folders even when one side is a dynamic import()', async () => {
+    // api and output are one layer, so api → output alone is allowed; but output/format.ts already
+    // imports api/enums.ts, so the pair is a loop across folders.
+    const r = await cruise(copyOfSrc({ 'src/api/enums.ts': "export const probe = () => import('../output/format.js');" }));
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/error no-cycle-across-folders: src\/api\/enums\.ts → \n?\s*src\/output\/format\.ts/);
+    expect(r.stdout).not.toContain('imports-upward');
+  });
+
+  it('fail when the sandbox imports anything outside src/sandbox', async () => {
+    const r = await cruise(copyOfSrc({ 'src/sandbox/http.ts': "import '../errors.js';" }));
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/error sandbox-stands-alone: src\/sandbox\/http\.ts → src\/errors\.ts/);
+  });
+});
+
+describe('only src/cli.ts touches process', () => {
+  const check = (root: string) => execa('node', [CHECK_PROCESS, root], { reject: false });
+
+  it('passes on the source as it is', async () => {
+    const r = await check(copyOfSrc());
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('fails on process.env in a command, naming the file and line; comments and strings do not count', async () => {
+    const root = copyOfSrc({
+      'src/commands/me/show.ts': "// process.env is read in cli.ts only\nconst s = 'process.exit';\nexport const probe = () => process.env.HOME;",
+    });
+    const r = await check(root);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('only src/cli.ts may use `process`');
+    expect(r.stderr).toContain('src/commands/me/show.ts:3: export const probe = () => process.env.HOME;');
+    expect(r.stderr).not.toContain('show.ts:1:');
+    expect(r.stderr).not.toContain('show.ts:2:');
+  });
+
+  it('fails on an import of node:process', async () => {
+    const r = await check(copyOfSrc({ 'src/units/view.ts': "import { env } from 'node:process';\nexport const probe = env;" }));
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("src/units/view.ts:1: import { env } from 'node:process';");
+  });
+});

@@ -1,0 +1,99 @@
+// Output through a real OS pipe into a slow reader arrives whole: the same bytes as the same
+// command writing to a file, and the exit code of proxyctl itself (not of the reader) is 0.
+// A reader that stops early (`| head -1`) ends proxyctl quietly with 0.
+import { execa } from 'execa';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, type Kit, startKit } from '../helpers/index.js';
+import { placement } from '../../src/sandbox/units-model.js';
+import type { UnitRecord } from '../../src/sandbox/state.js';
+
+const UNITS = 2000;
+let kit: Kit;
+let dir: string;
+
+/** Puts `n` units straight into the sandbox's state: 2,000 purchases would take minutes. */
+function seedUnits(k: Kit, n: number): void {
+  const w = k.sb.world;
+  const pool = w.pools.find((p) => p.available) ?? w.pools[0]!;
+  // A stopped clock: `expiresIn` and the state's `now` would otherwise differ between two runs.
+  const now = w.clock.now();
+  w.clock.now = () => now;
+  for (let i = 0; i < n; i++) {
+    const seq = w.state.nextUnitSeq++;
+    const u: UnitRecord = {
+      proxyRef: `PRX-${seq}`, seq, ...placement(pool, seq, 0), protocol: 'socks5',
+      credentials: { username: `user${seq}`, password: `pass${seq}word` }, savedCredentials: null, allowedIps: [],
+      description: `seeded unit ${seq}`, period: '7d', pricePaid: 1, createdAt: now, expiresAt: now + 7 * 86_400_000,
+      lastSwap: null, lastExtended: null, swapCount: 0, releasedAt: null,
+    };
+    w.state.units.set(u.proxyRef, u);
+  }
+}
+
+beforeAll(async () => {
+  // A generous rate budget: every test reads all 2,000 units twice.
+  kit = await startKit({ rateLimit: 100_000 });
+  seedUnits(kit, UNITS);
+  dir = mkdtempSync(join(tmpdir(), 'proxyctl-pipes-'));
+});
+afterAll(async () => {
+  await kit?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const env = () => cleanEnv({ ...kit.home.env, PROXYCTL_BASE_URL: kit.sb.baseUrl, PROXYCTL_API_KEY: kit.sb.apiKey });
+
+/**
+ * Runs `proxyctl args` once with stdout redirected to a file and once into a pipe whose reader
+ * only starts reading after a second; returns both outputs and proxyctl's own exit codes.
+ */
+async function fileAndSlowPipe(name: string, args: string[]) {
+  const f = (s: string) => join(dir, `${name}.${s}`);
+  // "$@" carries the arguments through sh untouched; the rc file keeps proxyctl's own exit code.
+  const toFile = `node "$0" "$@" > '${f('file')}' 2> '${f('file.err')}'; echo $? > '${f('file.rc')}'`;
+  const toPipe = `{ node "$0" "$@" 2> '${f('pipe.err')}'; echo $? > '${f('pipe.rc')}'; } | (sleep 1; cat > '${f('pipe')}')`;
+  await Promise.all([
+    execa('sh', ['-c', toFile, BIN, ...args], { env: env(), extendEnv: true, timeout: 120_000 }),
+    execa('sh', ['-c', toPipe, BIN, ...args], { env: env(), extendEnv: true, timeout: 120_000 }),
+  ]);
+  const read = (s: string) => readFileSync(f(s), 'utf8');
+  return { file: read('file'), pipe: read('pipe'), fileRc: read('file.rc').trim(), pipeRc: read('pipe.rc').trim(), pipeErr: read('pipe.err') };
+}
+
+describe('output through a pipe to a slow reader is complete', () => {
+  const cases: [string, string[], (out: string) => void][] = [
+    ['json', ['units', 'list', '--all', '--json'], (o) => expect(JSON.parse(o)).toHaveLength(UNITS)],
+    ['jsonl', ['units', 'list', '--all', '-o', 'jsonl'], (o) => expect(o.trimEnd().split('\n')).toHaveLength(UNITS)],
+    ['csv', ['units', 'list', '--all', '-o', 'csv'], (o) => expect(o.trimEnd().split('\n')).toHaveLength(UNITS + 1)],
+    ['conn', ['units', 'list', '--all', '-o', 'conn'], (o) => expect(o.trimEnd().split('\n')).toHaveLength(UNITS)],
+    ['table', ['units', 'list', '--all', '--no-color'], (o) => expect(o).toContain(`PRX-${UNITS}`)],
+    ['api', ['api', 'GET', '/units?pageSize=200'], (o) => expect(JSON.parse(o).data).toHaveLength(200)],
+    ['state', ['sandbox', 'state'], (o) => expect(JSON.parse(o).units).toHaveLength(UNITS)],
+  ];
+  for (const [name, args, check] of cases) {
+    it(`${args.join(' ')}: the same bytes as to a file, exit 0`, async () => {
+      const r = await fileAndSlowPipe(name, args);
+      expect(r.fileRc).toBe('0');
+      check(r.file);
+      // Larger than a pipe's buffer (64 KiB), so a premature exit would cut it short.
+      if (name !== 'api') expect(r.file.length).toBeGreaterThan(70_000);
+      expect(r.pipeErr).toBe('');
+      expect(r.pipeRc).toBe('0');
+      expect(r.pipe.length).toBe(r.file.length);
+      // Compared as a boolean: a diff of two 1 MB outputs helps nobody.
+      expect(r.pipe === r.file).toBe(true);
+    }, 120_000);
+  }
+
+  it('a reader that stops early (| head -1) ends proxyctl quietly with exit 0', async () => {
+    const f = (s: string) => join(dir, `head.${s}`);
+    const script = `{ node "$0" "$@" 2> '${f('err')}'; echo $? > '${f('rc')}'; } | head -1 > '${f('out')}'`;
+    await execa('sh', ['-c', script, BIN, 'units', 'list', '--all', '-o', 'jsonl'], { env: env(), extendEnv: true, timeout: 120_000 });
+    expect(readFileSync(f('rc'), 'utf8').trim()).toBe('0');
+    expect(readFileSync(f('err'), 'utf8')).toBe('');
+    expect(JSON.parse(readFileSync(f('out'), 'utf8')).proxyRef).toBe('PRX-1');
+  }, 120_000);
+});

@@ -1,0 +1,28 @@
+// The one entry point for test helpers: `import { … } from '../helpers/index.js'`.
+//
+// - cli.ts             the built binary: proxyctl(args, { home }), tempHome(), cleanEnv(), BIN
+// - in-process.ts      main() in-process: runMain(), fakeIO()
+// - streams.ts         a spawned process's output: jsonLines(), firstLine(), outputUntil()
+// - sandbox.ts         the sandbox in-process over plain fetch: startFastSandbox(), call(), buy(), createUnit(), trigger()
+// - sandbox-kit.ts     an in-process sandbox plus the binary pointed at it: startKit()
+// - sandbox-process.ts the sandbox as a process (`proxyctl sandbox`): spawnSandbox()
+// - scripted-server.ts the one scripted server, for answers the sandbox never gives: startScriptedServer(), json(), rawBody(), apiError()
+// - fake-api.ts        canned account/catalogue answers on the scripted server: startFakeApi(), useFakeApi()
+// - webhook-sink.ts    a recording webhook receiver on the scripted server: startWebhookSink(), signature()
+// - listen-process.ts  `proxyctl webhook listen` as a process: spawnListen()
+// - config-file.ts     the config file on disk, logins through stdin, a process holding the config lock
+// - terminal.ts        the built binary on a pty (script(1)), answering prompts: inTerminal()
+//
+// Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
+export * from './cli.js';
+export * from './config-file.js';
+export * from './fake-api.js';
+export * from './in-process.js';
+export * from './listen-process.js';
+export * from './sandbox.js';
+export * from './sandbox-kit.js';
+export * from './sandbox-process.js';
+export * from './scripted-server.js';
+export * from './streams.js';
+export * from './terminal.js';
+export * from './webhook-sink.js';
