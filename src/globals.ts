@@ -1,7 +1,8 @@
 // The global options and the part of the context that every layer may see (a leaf: it imports
-// only types from io.ts). units/, webhooks/ and output/ take a BaseContext; the full Context in
+// only io.ts types and errors.ts). units/, webhooks/ and output/ take a BaseContext; the full Context in
 // src/context/ adds the API client, the config store and prompts, which only commands use.
 import type { IO } from './io.js';
+import { UsageError } from './errors.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'conn'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -41,4 +42,20 @@ export interface BaseContext {
 /** An empty variable or setting (PROXYCTL_API_KEY=) counts as unset. */
 export function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v === '' ? undefined : v;
+}
+
+/**
+ * The one integer parser for flags and arguments: decimal digits only (so "1e2", "0x10", "1.0"
+ * and "" are refused, not read as numbers), a leading "-" only when min < 0, within [min, max].
+ * Undefined stays undefined (the flag was not given).
+ */
+export function parseInteger(raw: string, flag: string, min: number, max?: number): number;
+export function parseInteger(raw: string | undefined, flag: string, min: number, max?: number): number | undefined;
+export function parseInteger(raw: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (raw === undefined) return undefined;
+  const s = raw.trim();
+  const n = (min < 0 ? /^-?\d+$/ : /^\d+$/).test(s) ? Number(s) : Number.NaN;
+  if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+  const range = min <= Number.MIN_SAFE_INTEGER ? '' : max >= Number.MAX_SAFE_INTEGER ? ` from ${min} up` : ` from ${min} to ${max}`;
+  throw new UsageError(`${flag} must be a whole number${range}, got "${raw}"`);
 }

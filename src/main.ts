@@ -8,6 +8,7 @@ import type { GlobalOptions } from './context/index.js';
 import { ApiError, CliError, ExitCode, InterruptedError, NotAppliedError, exitCodeFor, errorObject } from './errors.js';
 import { VERSION } from './version.js';
 import { escapeControl } from './output/escape.js';
+import { paintWhen } from './output/format.js';
 import type { Runtime } from './commands/action.js';
 import { examples, register } from './commands/action.js';
 import { commands } from './commands/index.js';
@@ -97,9 +98,7 @@ export async function reportError(err: unknown, io: IO, globals: GlobalOptions):
     return;
   }
   const color = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
-  // chalk is loaded here, on the error path only: --help and successful runs never load it.
-  const { Chalk } = await import('chalk');
-  const { red, dim } = new Chalk({ level: color ? 1 : 0 });
+  const { red, dim } = paintWhen(color);
   const code = exitCodeFor(err);
   // Messages, codes and request ids can come from the server: shown escaped, never obeyed.
   const safe = escapeControl;

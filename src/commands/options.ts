@@ -1,7 +1,6 @@
 // Options that several commands share, declared once: the same flag has the same spelling,
 // placeholder, parsing and (where it means the same thing) help text everywhere.
 import { Option } from './commander.js';
-import { UsageError } from '../errors.js';
 
 /** Repeatable flags (--allow-ip, --secret) collect their values into an array. */
 export function collect(value: string, previous: string[] | undefined): string[] {
@@ -31,18 +30,5 @@ export const all = () => new Option('--all', 'every page, streamed');
 /** Webhook secrets: repeatable for a rotation window. */
 export const secret = (help: string) => new Option('--secret <secret>', help).argParser(collect).default([] as string[]);
 
-/**
- * The one integer parser for flags and arguments: decimal digits only (so "1e2", "0x10", "1.0"
- * and "" are refused, not read as numbers), a leading "-" only when min < 0, within [min, max].
- * Undefined stays undefined (the flag was not given).
- */
-export function parseInteger(raw: string, flag: string, min: number, max?: number): number;
-export function parseInteger(raw: string | undefined, flag: string, min: number, max?: number): number | undefined;
-export function parseInteger(raw: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (raw === undefined) return undefined;
-  const s = raw.trim();
-  const n = (min < 0 ? /^-?\d+$/ : /^\d+$/).test(s) ? Number(s) : Number.NaN;
-  if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
-  const range = min <= Number.MIN_SAFE_INTEGER ? '' : max >= Number.MAX_SAFE_INTEGER ? ` from ${min} up` : ` from ${min} to ${max}`;
-  throw new UsageError(`${flag} must be a whole number${range}, got "${raw}"`);
-}
+/** The one integer parser lives with the global options, so domain code can use it too. */
+export { parseInteger } from '../globals.js';

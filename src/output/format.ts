@@ -1,5 +1,6 @@
 // Small formatting helpers shared by tables: durations, money, bars, connection strings.
 import { PERIODS } from '../api/enums.js';
+import { styleText } from 'node:util';
 import { escapeControl } from './escape.js';
 
 export interface Paint {
@@ -89,4 +90,15 @@ export function pricesText(prices: unknown): string {
 /** "99.5%" from a percentage, "-" when absent. */
 export function percent(v: unknown): string {
   return typeof v === 'number' && Number.isFinite(v) ? `${Number(v.toFixed(2))}%` : '-';
+}
+
+/**
+ * Paint without chalk, for what runs before any command is loaded (error lines, warnings): the
+ * entry chunk stays free of chalk. node:util's styleText writes the same codes chalk does; the
+ * colour decision is ours (shouldColor), not the stream's.
+ */
+export function paintWhen(on: boolean): Paint {
+  if (!on) return plainPaint;
+  const style = (format: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan') => (s: string) => styleText(format, s, { validateStream: false });
+  return { bold: style('bold'), dim: style('dim'), red: style('red'), green: style('green'), yellow: style('yellow'), cyan: style('cyan') };
 }

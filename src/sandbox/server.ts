@@ -47,7 +47,7 @@ export class RequestPipeline {
     const headers: Record<string, string | number> = { 'x-request-id': requestId, 'x-api-version': API_VERSION };
     this.process(req, res, requestId, headers).catch((e: unknown) => {
       const f = e instanceof ApiFailure ? e : new ApiFailure(500, 'internal_error', 'the sandbox hit an unexpected error');
-      if (!(e instanceof ApiFailure)) process.stderr.write(`sandbox: ${requestId}: ${(e as Error).stack ?? String(e)}\n`);
+      if (!(e instanceof ApiFailure)) this.w.o.log(`sandbox: ${requestId}: ${(e as Error).stack ?? String(e)}`);
       if (res.headersSent || res.destroyed) return;
       Object.assign(headers, f.extra.headers ?? {});
       sendJson(res, f.status, errorBody(f, requestId), headers);

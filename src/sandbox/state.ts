@@ -3,6 +3,7 @@
 // a restart, even after kill -9, loses no acknowledged purchase. A purchase still in flight is
 // never on disk: its debit is held in memory (`heldUsd`) and written only together with its unit
 // (or not at all when it is refunded), so a crash mid-purchase leaves neither debit nor key.
+import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Period } from './catalogue.js';
@@ -128,7 +129,8 @@ export function loadState(file: string): SandboxState | undefined {
 
 export function saveState(file: string, s: SandboxState, now: number, heldUsd = 0): void {
   s.savedAt = now;
-  const tmp = `${file}.${process.pid}.tmp`;
+  // Unique per writer, as the pid was, without reading `process` (only src/cli.ts does).
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
     writeSync(fd, toJson(s, heldUsd));

@@ -44,9 +44,16 @@ export interface SandboxOptions {
   engineDelayMs?: number;
   /** Account e-mail shown by /me. */
   email?: string;
+  /**
+   * Where the sandbox reports its own faults (an unexpected error behind a 500), one line per
+   * call; given by whoever starts it (`proxyctl sandbox` passes its stderr). Default: dropped.
+   */
+  log?: (line: string) => void;
 }
 
 export type ResolvedOptions = Required<Omit<SandboxOptions, 'failPool' | 'stateFile'>> & { failPool: string | undefined; stateFile: string | undefined };
+
+const dropLog = (): void => undefined;
 
 export const DEFAULT_API_KEY = 'sk_sandbox_main_0000000000000000';
 export const DEFAULT_DISABLED_API_KEY = 'sk_sandbox_disabled_0000000000000000';
@@ -72,6 +79,7 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
     deliveryTimeoutMs: o.deliveryTimeoutMs ?? 5000,
     engineDelayMs: o.engineDelayMs ?? 20,
     email: o.email ?? 'reseller@sandbox.example',
+    log: o.log ?? dropLog,
   };
   const bad = (m: string) => new RangeError(`sandbox option ${m}`);
   if (r.apiKey === r.disabledApiKey) throw bad('apiKey and disabledApiKey must differ');

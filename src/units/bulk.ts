@@ -1,9 +1,11 @@
 // Bulk work over many items: bounded concurrency (the API client's rate budget paces the actual
-// requests, so steady-state bulk work waits instead of drawing 429s), progress on stderr, Ctrl-C
-// that stops new items but lets started ones finish, and per-item outcomes for the summary.
+// requests, so steady-state bulk work waits instead of drawing 429s), progress reported as events
+// (src/output/progress.ts draws them), Ctrl-C that stops new items but lets started ones finish,
+// and per-item outcomes for the summary.
 import type { BaseContext as Context } from '../globals.js';
 import { ApiError, CliError, InterruptedError, NotAppliedError, PartialFailureError, notAppliedObject, type ItemOutcome } from '../errors.js';
-import { bar, escapeControl, paintFor, printList, printObject, type View } from '../output/index.js';
+import { printList, printObject, type View } from '../output/index.js';
+import { printBulkSummary, type ProgressEvent } from '../output/progress.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -28,6 +30,8 @@ export interface BulkOptions<T> {
   describe?: (value: unknown) => string;
   /** Aborted when the rest of the batch is not worth starting (see UpstreamBreaker). */
   stop?: AbortSignal;
+  /** Told when the run starts, as each item is done or failed, and when it is over (e.g. progressRenderer). */
+  onEvent?: (e: ProgressEvent) => void;
 }
 
 export async function runBulk<T, R>(
@@ -37,7 +41,11 @@ export async function runBulk<T, R>(
   worker: (item: T, index: number) => Promise<R>,
 ): Promise<BulkReport<R>> {
   const results: (Outcome<R> | undefined)[] = new Array(items.length);
-  const progress = progressReporter(ctx, items.length, opts);
+  const emit = opts.onEvent ?? (() => undefined);
+  const total = items.length;
+  let done = 0;
+  let failed = 0;
+  emit({ type: 'started', verb: opts.verb, total });
   let next = 0;
   const lane = async () => {
     for (;;) {
@@ -54,39 +62,21 @@ export async function runBulk<T, R>(
       // An item that never started its request because of Ctrl-C is "not started", not failed.
       if (!outcome.ok && outcome.error instanceof InterruptedError) return;
       results[index] = outcome;
-      progress(outcome);
+      done += 1;
+      if (outcome.ok) {
+        emit({ type: 'done', what: opts.describe ? opts.describe(outcome.value) : label, done, failed, total });
+      } else {
+        failed += 1;
+        emit({ type: 'failed', label, message: errorMessage(outcome.error), done, failed, total });
+      }
     }
   };
   const lanes = Math.max(1, Math.min(opts.concurrency ?? DEFAULT_CONCURRENCY, items.length));
   await Promise.all(Array.from({ length: lanes }, lane));
-  progress(undefined);
+  emit({ type: 'finished', done, failed, total });
   const outcomes = results.filter((o): o is Outcome<R> => o !== undefined);
   const interrupted = ctx.signal.aborted;
   return { outcomes, total: items.length, notStarted: items.length - outcomes.length, interrupted, stopped: !interrupted && opts.stop?.aborted === true };
-}
-
-function progressReporter<T>(ctx: Context, total: number, opts: BulkOptions<T>): (o: Outcome<unknown> | undefined) => void {
-  let done = 0;
-  let failed = 0;
-  const tty = ctx.io.stderrIsTTY && total > 1;
-  const paint = paintFor(ctx, 'stderr');
-  return (o) => {
-    if (ctx.globals.quiet || total <= 1) return;
-    if (o === undefined) {
-      if (tty) ctx.io.stderr.write('\r\u001b[K');
-      return;
-    }
-    done += 1;
-    if (!o.ok) failed += 1;
-    if (tty) {
-      const f = failed ? paint.red(` ${failed} failed`) : '';
-      ctx.io.stderr.write(`\r\u001b[K${bar(done / total, 24, paint)} ${done}/${total} ${opts.verb}${f}`);
-    } else {
-      // Off a TTY a line per item, so logs (and whoever watches them) see progress as it happens.
-      const what = o.ok ? `${opts.verb} ${opts.describe ? opts.describe(o.value) : o.label}` : `failed ${o.label}: ${errorMessage(o.error)}`;
-      ctx.io.stderr.write(`[${done}/${total}] ${escapeControl(what)}\n`);
-    }
-  };
 }
 
 export function errorMessage(err: unknown): string {
@@ -112,13 +102,16 @@ export function itemOutcomes(report: BulkReport<unknown>): ItemOutcome[] {
  */
 export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: string, stopError?: (succeeded: number) => CliError): void {
   const ok = report.outcomes.filter((o) => o.ok);
-  const failed = report.outcomes.filter((o) => !o.ok);
+  const failed = report.outcomes.filter((o): o is Outcome<unknown> & { ok: false } => !o.ok);
   const many = report.total > 1;
   if (many && (failed.length > 0 || report.interrupted || report.stopped)) {
-    const lines = [`${ok.length} of ${report.total} ${verb}${ok.length ? `: ${ok.map((o) => o.label).join(', ')}` : ''}`];
-    for (const f of failed) if (!f.ok) lines.push(`  failed ${f.label}: ${errorMessage(f.error)}`);
-    if (report.notStarted) lines.push(`  ${report.notStarted} not started`);
-    ctx.io.stderr.write(`${lines.map(escapeControl).join('\n')}\n`);
+    printBulkSummary(ctx, {
+      verb,
+      total: report.total,
+      succeeded: ok.map((o) => o.label),
+      failed: failed.map((f) => ({ label: f.label, message: errorMessage(f.error) })),
+      notStarted: report.notStarted,
+    });
   }
   if (report.interrupted) {
     throw new InterruptedError(`interrupted: ${ok.length} ${verb}, ${failed.length} failed, ${report.notStarted} not started`);
@@ -126,7 +119,7 @@ export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: stri
   if (report.stopped && stopError) throw stopError(ok.length);
   if (failed.length === 0) return;
   // Nothing succeeded: not a partial failure; the (first) failure's own exit code says what went wrong.
-  if (ok.length === 0) throw (failed[0] as { error: unknown }).error;
+  if (ok.length === 0) throw failed[0]!.error;
   throw new PartialFailureError(`${ok.length} of ${report.total} ${verb}, ${failed.length} failed`, itemOutcomes(report));
 }
 

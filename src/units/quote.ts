@@ -4,6 +4,9 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../errors.js';
 import { money } from '../output/index.js';
 import * as shapes from '../api/shapes.js';
+import { countBoughtEarlier } from './create-safely.js';
+import type { CreateInput } from './create-input.js';
+import type { Pool } from './types.js';
 
 export interface Quote {
   unitPrice: number;
@@ -50,4 +53,32 @@ export function assertAffordable(q: Quote, what: string): void {
 export function describeQuote(q: Quote, what: string): string {
   const each = q.count > 1 ? ` (${q.count} × ${money(q.unitPrice)})` : '';
   return `${what}: ${money(q.total)}${each}; balance ${money(q.balanceUsd)} → ${money(q.balanceAfter)} after purchase`;
+}
+
+/** GET /pools/{id}, refused (exit 5) when the pool is not available: nothing is quoted or bought from it. */
+export async function availablePool(api: ApiClient, poolId: string): Promise<Pool> {
+  const pool = await api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool);
+  if (pool.available === false) {
+    throw new ApiError({ status: 404, code: 'pool_not_available', message: `pool ${poolId} is not available right now` }, 'pick another pool: proxyctl pools --country …');
+  }
+  return pool;
+}
+
+export interface PurchasePlan {
+  /** Items an earlier run with the same idempotency key bought: replayed free, not quoted. */
+  earlier: number;
+  toBuy: number;
+  quote: Quote;
+}
+
+/**
+ * The one quote of `units create`, guided or not: what is left to buy, from a pool that is
+ * available, at its price for the period, against the balance.
+ */
+export async function planPurchase(api: ApiClient, input: CreateInput): Promise<PurchasePlan> {
+  const earlier = input.baseKey ? await countBoughtEarlier(api, input.baseKey, input.count) : 0;
+  const toBuy = input.count - earlier;
+  const pool = await availablePool(api, input.body.poolId);
+  const q = await quote(api, priceFor(pool.prices, input.body.period, `pool ${input.body.poolId}`), toBuy);
+  return { earlier, toBuy, quote: q };
 }

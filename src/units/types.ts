@@ -29,3 +29,19 @@ export interface ExtendResult {
   extended: boolean;
   [k: string]: unknown;
 }
+
+/**
+ * A pool as GET /pools lists it and GET /pools/{id} returns it: the one pool shape of the
+ * `pools` commands, the guided create and the purchase quote. Prices may also come beside the
+ * list (one schedule for every pool) instead of on each pool.
+ */
+export interface Pool {
+  poolId: string;
+  provider?: string;
+  country?: string;
+  state?: string | null;
+  rotation?: string | null;
+  available?: boolean;
+  prices?: Record<string, number>;
+  [k: string]: unknown;
+}

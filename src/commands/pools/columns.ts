@@ -1,16 +1,8 @@
 // Pool columns shared by `pools list` and `pools get`.
 import { cell, money, PERIODS, type Column } from '../../output/index.js';
+import type { Pool } from '../../units/types.js';
 
-export interface Pool {
-  poolId?: string;
-  provider?: string;
-  country?: string;
-  state?: string | null;
-  rotation?: string | null;
-  available?: boolean;
-  prices?: Record<string, unknown>;
-  [k: string]: unknown;
-}
+export type { Pool };
 
 export const POOL_KEYS = ['poolId', 'provider', 'country', 'state', 'rotation', 'available', 'prices'];
 

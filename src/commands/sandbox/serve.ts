@@ -40,7 +40,8 @@ export default async function serve({ flags, ctx }: Input): Promise<number> {
   const { startSandbox } = await import('../../sandbox/index.js');
   let sb;
   try {
-    sb = await startSandbox(opts);
+    // The sandbox never touches `process`: its own faults are reported on this command's stderr.
+    sb = await startSandbox({ ...opts, log: (line) => ctx.io.stderr.write(`${line}\n`) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${opts.port} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });

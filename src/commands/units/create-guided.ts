@@ -1,23 +1,16 @@
 // The guided purchase in a terminal: country → pool → period → protocol, then the price and the
 // balance after purchase, and a last confirmation. Flags already given are kept, not asked again.
+// The answers become the same flags `units create --pool … --period …` takes, validated by the
+// same parseCreateFlags and priced by the same quote (planPurchase), which refuses a pool that is
+// not available.
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { escapeControl, money } from '../../output/index.js';
-import { describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
-import type { CreateBody } from '../../units/types.js';
+import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput, type PartialCreateInput } from '../../units/create-input.js';
+import { availablePool, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
+import type { Pool } from '../../units/types.js';
 import { PERIODS, parseIPv4, type Protocol } from '../../units/validate.js';
-import type { CreateOptions } from './create.js';
 import * as shapes from '../../api/shapes.js';
-
-interface PoolRow {
-  poolId: string;
-  provider?: string;
-  country?: string;
-  state?: string | null;
-  rotation?: string | null;
-  available?: boolean;
-  prices?: Record<string, number>;
-}
 
 type Entry = Record<string, unknown>;
 
@@ -29,8 +22,9 @@ function countryCode(e: Entry): string | undefined {
 
 export async function guidedCreate(
   ctx: Context,
-  parsed: Omit<CreateOptions, 'body'> & { body: Partial<CreateBody> },
-): Promise<{ opts: CreateOptions; quote: Quote }> {
+  flags: CreateFlags,
+  parsed: PartialCreateInput,
+): Promise<{ input: CreateInput; plan: PurchasePlan }> {
   // Ctrl-C inside a prompt: nothing was bought (exit 130).
   const { select, input, confirm } = await ctx.prompt.open({
     unavailable: new UsageError('the guided purchase needs a terminal'),
@@ -38,8 +32,11 @@ export async function guidedCreate(
   });
   const api = await ctx.api();
   const body = { ...parsed.body };
-  let pools: PoolRow[] = [];
+  const answers: CreateFlags = { ...flags };
+  let pools: Pool[] = [];
   let listPrices: Record<string, number> | undefined;
+  // A pool given by flag is checked before anything is asked, as the flag-driven create would.
+  const given = body.poolId === undefined ? undefined : await availablePool(api, body.poolId);
   if (body.poolId === undefined) {
     const countries = (await api.get<{ data: Entry[] }>('/countries', shapes.catalogueList)).data;
     const choices = countries.flatMap((c) => {
@@ -51,7 +48,7 @@ export async function guidedCreate(
     });
     if (choices.length === 0) throw new UsageError('the server lists no countries; pass --pool instead');
     const country = await select({ message: 'Country', choices, pageSize: 15 });
-    const res = await api.get<{ data: PoolRow[]; prices?: Record<string, number> }>('/pools', shapes.poolList, { country });
+    const res = await api.get<{ data: Pool[]; prices?: Record<string, number> }>('/pools', shapes.poolList, { country });
     pools = res.data ?? [];
     listPrices = res.prices;
     if (pools.length === 0) throw new UsageError(`no pools in ${country}`);
@@ -73,8 +70,8 @@ export async function guidedCreate(
       },
     );
   }
-  let prices = (pools.find((p) => p.poolId === body.poolId)?.prices ?? listPrices) as Record<string, number> | undefined;
-  if (!prices) prices = (await api.get<PoolRow>(`/pools/${encodeURIComponent(body.poolId!)}`, shapes.pool)).prices;
+  answers.pool = body.poolId;
+  const prices = given ? given.prices : (pools.find((p) => p.poolId === body.poolId)?.prices ?? listPrices);
   body.period ??= await select(
     { message: 'Period', choices: PERIODS.map((p) => ({ name: `${p.padEnd(4)} ${money(prices?.[p])}${parsed.count > 1 ? ' each' : ''}`, value: p })) },
   );
@@ -89,20 +86,24 @@ export async function guidedCreate(
         ],
       },
     );
-    body.protocol = protocol;
+    answers.protocol = protocol;
     if (protocol === 'http_noauth') {
       if (body.credentials) throw new UsageError('http_noauth units have no credentials: drop --username/--password');
       const ip = await input({ message: 'Client IPv4 allowed to connect', validate: (v) => { try { parseIPv4(v); return true; } catch (e) { return (e as Error).message; } } });
-      body.allowedIps = [parseIPv4(ip)];
+      answers.allowIp = [ip];
     }
   }
-  const full = body as CreateBody;
-  const q = await quote(api, priceFor(prices, full.period, `pool ${full.poolId}`), parsed.count);
-  const what = `${parsed.count} × ${full.period} in ${full.poolId} (${full.protocol ?? 'socks5'})`;
+  answers.period = body.period;
+  // The answers, checked exactly as the same flags on the command line would be.
+  const chosen = parseCreateFlags(answers);
+  if (!isComplete(chosen)) throw new UsageError('--pool and --period are required');
+  const plan = await planPurchase(api, chosen);
+  const q = plan.quote;
+  const what = `${q.count} × ${chosen.body.period} in ${chosen.body.poolId} (${chosen.body.protocol ?? 'socks5'})`;
   ctx.io.stderr.write(`${escapeControl(describeQuote(q, what))}\n`);
-  if (!parsed.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
+  if (!chosen.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
     // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
     await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, 'nothing bought: the purchase was not confirmed');
   }
-  return { opts: { ...parsed, body: full }, quote: q };
+  return { input: chosen, plan };
 }

@@ -3,72 +3,29 @@
 import { finished } from '../action.js';
 import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
-import type { ApiClient } from '../../api/client.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
+import { progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
-import { countBoughtEarlier, createSafely, rememberPurchase } from '../../units/create-safely.js';
+import { createSafely, rememberPurchase } from '../../units/create-safely.js';
+import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput } from '../../units/create-input.js';
 import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
-import { assertAffordable, describeQuote, priceFor, quote, type Quote } from '../../units/quote.js';
+import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
-import {
-  checkAllowIpsFor, MAX_COUNT, normaliseAllowIps, parseCredentials, parseIdempotencyKey, parsePeriod, parseProtocol,
-} from '../../units/validate.js';
-import { parseInteger } from '../options.js';
 import { unitDetailView, unitView } from '../../units/view.js';
-import * as shapes from '../../api/shapes.js';
 
-type Flags = Input['flags'];
+type Flags = CreateFlags;
 
-export interface CreateOptions {
-  body: CreateBody;
-  count: number;
-  baseKey: string | undefined;
-  dryRun: boolean;
-}
-
-interface PoolDetail {
-  poolId: string;
-  available?: boolean;
-  prices?: Record<string, number>;
-}
-
-/** Validates everything that does not depend on the guided choice; pool/period may still be missing. */
-export function parseCreateFlags(f: Flags): Omit<CreateOptions, 'body'> & { body: Partial<CreateBody> } {
-  const protocol = f.protocol === undefined ? undefined : parseProtocol(f.protocol);
-  const ips = normaliseAllowIps(f.allowIp);
-  const allowedIps = checkAllowIpsFor(protocol ?? 'socks5', ips, 'units create');
-  const credentials = parseCredentials(f.username, f.password);
-  if (credentials && protocol === 'http_noauth') throw new UsageError('http_noauth units have no credentials: drop --username/--password');
-  const body: Partial<CreateBody> = {
-    ...(f.pool !== undefined ? { poolId: f.pool.trim() } : {}),
-    ...(f.period !== undefined ? { period: parsePeriod(f.period) } : {}),
-    ...(protocol ? { protocol } : {}),
-    ...(credentials ? { credentials } : {}),
-    ...(allowedIps ? { allowedIps } : {}),
-  };
-  if (body.poolId === '') throw new UsageError('--pool needs a pool id (see proxyctl pools)');
-  return { body, count: parseInteger(f.count, '--count', 1, MAX_COUNT) ?? 1, baseKey: parseIdempotencyKey(f.idempotencyKey), dryRun: f.dryRun === true };
-}
-
-export async function priceQuote(api: ApiClient, body: CreateBody, count: number): Promise<Quote> {
-  const pool = await api.get<PoolDetail>(`/pools/${encodeURIComponent(body.poolId)}`, shapes.pool);
-  if (pool.available === false) {
-    throw new ApiError({ status: 404, code: 'pool_not_available', message: `pool ${body.poolId} is not available right now` }, 'pick another pool: proxyctl pools --country …');
-  }
-  return quote(api, priceFor(pool.prices, body.period, `pool ${body.poolId}`), count);
-}
-
-export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise<void> {
+/** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
+export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan): Promise<void> {
   const api = await ctx.api();
   // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
   // rest has to be affordable.
-  const earlier = opts.baseKey ? await countBoughtEarlier(api, opts.baseKey, opts.count) : 0;
+  plan ??= await planPurchase(api, opts);
+  const { earlier, toBuy, quote: q } = plan;
   if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
-  const toBuy = opts.count - earlier;
   const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
-  q ??= await priceQuote(api, opts.body, toBuy);
   if (opts.dryRun) {
     await printObject(ctx, { dryRun: true, poolId: opts.body.poolId, period: opts.body.period, protocol: opts.body.protocol ?? 'socks5', ...q, affordable: q.balanceAfter >= 0 });
     assertAffordable(q, what);
@@ -87,7 +44,7 @@ export async function run(opts: CreateOptions, ctx: Context, q?: Quote): Promise
   const report = await runBulk(
     ctx,
     indices,
-    { verb: 'created', label: (i) => `#${i + 1}`, describe: (u) => (u as Unit).proxyRef, stop: breaker.signal },
+    { verb: 'created', label: (i) => `#${i + 1}`, describe: (u) => (u as Unit).proxyRef, stop: breaker.signal, onEvent: progressRenderer(ctx) },
     async (i) => {
       const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal });
       keys[i] = out.idempotencyKey;
@@ -120,15 +77,16 @@ export default async function handler({ flags, ctx }: Input): Promise<number> {
   if (parsed.dryRun && ctx.globals.output === 'conn') {
     throw new UsageError('--dry-run prints a quote, not units: -o conn is not available with it (use table, json or csv)');
   }
-  if (parsed.body.poolId !== undefined && parsed.body.period !== undefined) {
-    await run(parsed as CreateOptions, ctx);
+  if (isComplete(parsed)) {
+    await run(parsed, ctx);
     return finished(ctx);
   }
   if (!ctx.canPrompt) {
     throw new UsageError('--pool and --period are required', { hint: 'e.g. proxyctl units create --pool US-12 --period 7d (in a terminal, leave them out for a guided choice)' });
   }
+  // The guided flow answers with the same (validated) input and the same quote, confirmed.
   const { guidedCreate } = await import('./create-guided.js');
-  const chosen = await guidedCreate(ctx, parsed);
-  await run(chosen.opts, ctx, chosen.quote);
+  const chosen = await guidedCreate(ctx, flags, parsed);
+  await run(chosen.input, ctx, chosen.plan);
   return finished(ctx);
 }

@@ -4,6 +4,7 @@ import { finished } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
+import { progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
 import { extendSafely } from '../../units/extend-safely.js';
 import { assertAffordable, describeQuote, priceFor, quote } from '../../units/quote.js';
@@ -39,7 +40,7 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
     return;
   }
   assertAffordable(q, what);
-  const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r }, (ref) =>
+  const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
     extendSafely(api, { ref, period: opts.period, balanceBefore: q.balanceUsd, concurrent: opts.refs.length > 1 }),
   );
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }));

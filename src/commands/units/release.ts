@@ -5,6 +5,7 @@ import type { Input } from './release.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats } from '../../output/index.js';
+import { progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
 import { applied, notRemoved } from '../../units/not-applied.js';
 import { parseRefs } from '../../units/validate.js';
@@ -31,7 +32,7 @@ export async function confirmRelease(refs: string[], ctx: Context): Promise<void
 
 export async function run(refs: string[], ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r }, async (ref) => {
+  const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r, onEvent: progressRenderer(ctx) }, async (ref) => {
     const res = await api.request<Removed>('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
     // Only `removed: true` is a release; anything else fails this item with the API's answer.
     if (!applied(res.data, 'removed')) throw await notRemoved(api, ref, res.data, res.requestId);
