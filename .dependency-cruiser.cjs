@@ -44,7 +44,8 @@ module.exports = {
     {
       name: 'definitions-stay-light',
       severity: 'error',
-      comment: 'a <verb>.command.ts imports only the command kit (commander, action, options) and its handler lazily, so --help loads no handler',
+      comment:
+        'a <verb>.command.ts imports only the command kit (commander, action, options) and its handler lazily, so --help loads no handler',
       from: { path: '^src/commands/.+[.]command[.]ts$' },
       to: { pathNot: ['^src/commands/(commander|action|options)[.]ts$', '^node_modules/'], dependencyTypesNot: ['dynamic-import'] },
     },

@@ -10,7 +10,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawnSandbox } from '../scripts/lib/spawn-sandbox.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' }, min: { type: 'string', default: '2000' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+    min: { type: 'string', default: '2000' },
+  },
+});
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
@@ -21,7 +27,9 @@ const agent = new Agent({ keepAlive: true, maxSockets: connections });
 let url = new URL(info.baseUrl);
 
 async function spawnBaseline() {
-  const proc = spawn(process.execPath, [fileURLToPath(new URL('baseline-server.mjs', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [fileURLToPath(new URL('baseline-server.mjs', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const first = await new Promise((resolve) => proc.stdout.once('data', (c) => resolve(JSON.parse(String(c).split('\n')[0]))));
   return { proc, info: first };
 }
@@ -73,7 +81,17 @@ try {
   // A few units so the list has something to render.
   for (let i = 0; i < 20; i++) {
     await new Promise((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: '/api/reseller/v1/units', method: 'POST', agent, headers: { 'x-api-key': info.apiKey, 'content-type': 'application/json' } }, (res) => res.resume().on('end', resolve));
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/api/reseller/v1/units',
+          method: 'POST',
+          agent,
+          headers: { 'x-api-key': info.apiKey, 'content-type': 'application/json' },
+        },
+        (res) => res.resume().on('end', resolve),
+      );
       req.on('error', reject);
       req.end(JSON.stringify({ poolId: 'US-11', period: '30d' }));
     });
@@ -84,11 +102,18 @@ try {
   url = new URL(baseline.info.baseUrl);
   const before = await run('/api/reseller/v1/prices');
   url = sandboxUrl;
-  for (const path of ['/api/reseller/v1/account', '/api/reseller/v1/prices', '/api/reseller/v1/units?pageSize=20']) results.push(await run(path));
+  for (const path of ['/api/reseller/v1/account', '/api/reseller/v1/prices', '/api/reseller/v1/units?pageSize=20'])
+    results.push(await run(path));
   sandboxRss = peakRssMiB(child.pid);
   url = new URL(baseline.info.baseUrl);
   const after = await run('/api/reseller/v1/prices');
-  baselineResult = { ...after, rps: Math.round((before.rps + after.rps) / 2), p50ms: after.p50ms, p99ms: after.p99ms, spread: `${before.rps}/${after.rps}` };
+  baselineResult = {
+    ...after,
+    rps: Math.round((before.rps + after.rps) / 2),
+    p50ms: after.p50ms,
+    p99ms: after.p99ms,
+    spread: `${before.rps}/${after.rps}`,
+  };
   baselineRss = peakRssMiB(baseline.proc.pid);
 } finally {
   agent.destroy();
@@ -97,8 +122,11 @@ try {
 }
 
 console.log(`sandbox GET throughput: ${connections} connections, ${seconds} s each, node ${process.version}`);
-for (const r of results) console.log(`  ${r.path.padEnd(36)} ${String(r.rps).padStart(7)} req/s   p50 ${r.p50ms} ms   p99 ${r.p99ms} ms   non-200: ${r.other}`);
-console.log(`  baseline: bare node:http, fixed body        ${String(baselineResult.rps).padStart(7)} req/s   (before/after: ${baselineResult.spread})`);
+for (const r of results)
+  console.log(`  ${r.path.padEnd(36)} ${String(r.rps).padStart(7)} req/s   p50 ${r.p50ms} ms   p99 ${r.p99ms} ms   non-200: ${r.other}`);
+console.log(
+  `  baseline: bare node:http, fixed body        ${String(baselineResult.rps).padStart(7)} req/s   (before/after: ${baselineResult.spread})`,
+);
 for (const r of results) console.log(`  ratio ${r.path.padEnd(36)} ${(r.rps / baselineResult.rps).toFixed(2)}× baseline`);
 console.log(`  peak RSS: sandbox ${sandboxRss} MiB, baseline ${baselineRss} MiB (${(sandboxRss / baselineRss).toFixed(2)}×)`);
 const worst = Math.min(...results.map((r) => r.rps));

@@ -19,7 +19,10 @@ function median(args, env = {}) {
   const times = [];
   for (let i = 0; i < runs + 2; i++) {
     const t = performance.now();
-    const r = spawnSync(process.execPath, args, { env: { ...process.env, PROXYCTL_CONFIG_DIR: join(dir, 'cfg'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync(process.execPath, args, {
+      env: { ...process.env, PROXYCTL_CONFIG_DIR: join(dir, 'cfg'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const ms = performance.now() - t;
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     if (i >= 2) times.push(ms); // two warm-up runs fill the page cache
@@ -53,5 +56,7 @@ try {
 }
 console.log(`CLI start-up, median of ${runs} runs, node ${process.version}`);
 for (const [name, ms, base, baseMs] of rows) {
-  console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(7)} ms   baseline ${base.padEnd(24)} ${baseMs.toFixed(1).padStart(7)} ms   ${(ms / baseMs).toFixed(2)}×`);
+  console.log(
+    `  ${name.padEnd(24)} ${ms.toFixed(1).padStart(7)} ms   baseline ${base.padEnd(24)} ${baseMs.toFixed(1).padStart(7)} ms   ${(ms / baseMs).toFixed(2)}×`,
+  );
 }

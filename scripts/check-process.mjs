@@ -26,7 +26,9 @@ function code(text) {
 const hits = [];
 for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !/\.[cm]?[jt]s$/.test(entry.name)) continue;
-  const file = relative(root, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join('/');
+  const file = relative(root, join(entry.parentPath ?? entry.path, entry.name))
+    .split(sep)
+    .join('/');
   if (ALLOWED.has(file) || EXCEPTIONS.has(file)) continue;
   code(readFileSync(join(root, file), 'utf8'))
     .split('\n')

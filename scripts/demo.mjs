@@ -31,12 +31,23 @@ const { child: sandbox, info } = await spawnSandbox();
 console.log(bold(`Sandbox running at ${info.baseUrl}`));
 console.log(`export PROXYCTL_BASE_URL=${info.baseUrl} PROXYCTL_API_KEY=${info.apiKey}\n`);
 
-const env = { ...process.env, PROXYCTL_BASE_URL: info.baseUrl, PROXYCTL_API_KEY: info.apiKey, PROXYCTL_CONFIG_DIR: configDir, NO_COLOR: '1', CI: '1' };
+const env = {
+  ...process.env,
+  PROXYCTL_BASE_URL: info.baseUrl,
+  PROXYCTL_API_KEY: info.apiKey,
+  PROXYCTL_CONFIG_DIR: configDir,
+  NO_COLOR: '1',
+  CI: '1',
+};
 delete env.PROXYCTL_PROFILE;
 
 function step(args, { capture = false } = {}) {
   console.log(bold(`$ proxyctl ${args.join(' ')}`));
-  const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+  });
   if (capture) process.stdout.write(r.stdout);
   console.log();
   if (r.status !== 0) throw new Error(`proxyctl ${args.join(' ')} exited with ${r.status}`);

@@ -51,7 +51,12 @@ export function run(): void {
     (err: unknown) => {
       // Last resort (main() reports everything it can): still no raw control characters from a server.
       const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      process.stderr.write(`unexpected error: ${text.split('\n').map((l) => escapeControl(l)).join('\n')}\n`);
+      process.stderr.write(
+        `unexpected error: ${text
+          .split('\n')
+          .map((l) => escapeControl(l))
+          .join('\n')}\n`,
+      );
       return exitWhenDrained(1);
     },
   );
@@ -89,7 +94,8 @@ const OWNED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * hooks (e.g. atomically purging its temp files) still run on 'exit', which every path reaches.
  */
 function ownSignals(handler: (signal: NodeJS.Signals) => void): void {
-  const owned = (event: string | symbol): event is (typeof OWNED_SIGNALS)[number] => (OWNED_SIGNALS as readonly (string | symbol)[]).includes(event);
+  const owned = (event: string | symbol): event is (typeof OWNED_SIGNALS)[number] =>
+    (OWNED_SIGNALS as readonly (string | symbol)[]).includes(event);
   for (const s of OWNED_SIGNALS) {
     for (const l of process.rawListeners(s)) process.removeListener(s, l as (...args: unknown[]) => void);
     process.on(s, handler);

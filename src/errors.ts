@@ -167,7 +167,9 @@ export function errorObject(err: unknown): { error: Record<string, unknown> } {
   }
   if (err instanceof BadResponseError) {
     const { status, requestId } = err;
-    return { error: { code: err.code, message: err.message, status, ...(requestId ? { requestId } : {}), ...(err.hint ? { hint: err.hint } : {}) } };
+    return {
+      error: { code: err.code, message: err.message, status, ...(requestId ? { requestId } : {}), ...(err.hint ? { hint: err.hint } : {}) },
+    };
   }
   if (err instanceof CliError) {
     return { error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } };

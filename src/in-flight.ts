@@ -53,7 +53,9 @@ export class InFlightRegistry {
       lines.push(`outcome unknown for ${pending.length} purchase${pending.length === 1 ? '' : 's'} (may or may not have gone through):`);
       for (const p of pending) lines.push(`  ${p.what}: idempotency key ${p.idempotencyKey}`);
     }
-    if (this.done.length || pending.length) for (const k of this.resumeKeys) lines.push(`re-run the same command with --idempotency-key ${k} to settle them and print every unit without paying twice`);
+    if (this.done.length || pending.length)
+      for (const k of this.resumeKeys)
+        lines.push(`re-run the same command with --idempotency-key ${k} to settle them and print every unit without paying twice`);
     return `${lines.join('\n')}\n`;
   }
 }

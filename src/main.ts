@@ -84,7 +84,10 @@ export async function main(argv: readonly string[], io: IO, opts: MainOptions = 
 
 /** Globals for rendering an error thrown before any action resolved them. */
 function fallbackGlobals(argv: readonly string[], io: IO): GlobalOptions {
-  const json = argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && argv[i + 1] === 'json') || argv.includes('--output=json');
+  const json =
+    argv.includes('--json') ||
+    argv.some((a, i) => (a === '-o' || a === '--output') && argv[i + 1] === 'json') ||
+    argv.includes('--output=json');
   try {
     return resolveGlobals({ json, debug: argv.includes('--debug'), color: !argv.includes('--no-color') }, io);
   } catch {

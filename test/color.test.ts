@@ -32,7 +32,10 @@ describe('global options', () => {
   it('applies flag > env > default', () => {
     const io = fakeIO({ env: { PROXYCTL_PROFILE: 'work', PROXYCTL_BASE_URL: 'http://127.0.0.1:1' } });
     expect(resolveGlobals({}, io)).toMatchObject({ profile: 'work', baseUrl: 'http://127.0.0.1:1', timeoutMs: 30_000 });
-    expect(resolveGlobals({ profile: 'home', baseUrl: 'http://127.0.0.1:2' }, io)).toMatchObject({ profile: 'home', baseUrl: 'http://127.0.0.1:2' });
+    expect(resolveGlobals({ profile: 'home', baseUrl: 'http://127.0.0.1:2' }, io)).toMatchObject({
+      profile: 'home',
+      baseUrl: 'http://127.0.0.1:2',
+    });
   });
 
   it('--json means -o json, and conflicts with another -o', () => {

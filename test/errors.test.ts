@@ -53,7 +53,14 @@ describe('error objects for JSON mode', () => {
       message: 'Balance too low',
       requestId: 'req_9',
       required: 12.5,
-      raw: { type: 'insufficient_balance_error', code: 'insufficient_balance', message: 'Balance too low', requestId: 'req_9', required: 12.5, documentationUrl: 'https://docs' },
+      raw: {
+        type: 'insufficient_balance_error',
+        code: 'insufficient_balance',
+        message: 'Balance too low',
+        requestId: 'req_9',
+        required: 12.5,
+        documentationUrl: 'https://docs',
+      },
     });
     expect(errorObject(e)).toEqual({
       error: {

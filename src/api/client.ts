@@ -5,7 +5,15 @@ import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../e
 import { seconds, send, type RawResponse } from './transport.js';
 import { RateBudget, parseRateHeaders, type Sleep } from './rate-limiter.js';
 import {
-  apiErrorFrom, checkShape, hasErrorEnvelope, meaningfulWithoutEnvelope, notTheApiError, parseBody, parseRetryAfter, redirectError, type Answer,
+  apiErrorFrom,
+  checkShape,
+  hasErrorEnvelope,
+  meaningfulWithoutEnvelope,
+  notTheApiError,
+  parseBody,
+  parseRetryAfter,
+  redirectError,
+  type Answer,
 } from './response.js';
 import { pageOf } from './shapes.js';
 import type { Shape } from './validate.js';
@@ -155,7 +163,15 @@ export class ApiClient {
           const max = this.opts.maxRetryWaitMs ?? 60_000;
           if (waitMs > max) {
             throw new ApiError(
-              { status: 429, code: err.code, type: err.type, message: err.message, requestId: err.requestId, retryAfter: err.retryAfter, raw: err.raw },
+              {
+                status: 429,
+                code: err.code,
+                type: err.type,
+                message: err.message,
+                requestId: err.requestId,
+                retryAfter: err.retryAfter,
+                raw: err.raw,
+              },
               `the server asked to wait ${err.retryAfter}s, longer than proxyctl waits (${Math.round(max / 1000)}s); try again later`,
             );
           }
@@ -166,7 +182,8 @@ export class ApiClient {
         }
         // A bad answer is the same on a second asking; a timed-out read is asked once more, not twice.
         const retryable =
-          (policy === 'read' && ((err instanceof ApiError && err.status >= 500) || (err instanceof NetworkError && !(err instanceof BadResponseError)))) ||
+          (policy === 'read' &&
+            ((err instanceof ApiError && err.status >= 500) || (err instanceof NetworkError && !(err instanceof BadResponseError)))) ||
           (policy === 'not-sent' && err instanceof NetworkError && err.notSent);
         failures += 1;
         const timedOut = err instanceof NetworkError && err.code === 'timeout';
@@ -199,7 +216,14 @@ export class ApiClient {
   }
 
   /** Exactly one attempt (after pacing), with typed errors and the body checked against `shape`. */
-  async once<T>(method: string, path: string, shape: Shape, opts: RequestOptions = {}, signal?: AbortSignal, attempt = 1): Promise<ApiResponse<T>> {
+  async once<T>(
+    method: string,
+    path: string,
+    shape: Shape,
+    opts: RequestOptions = {},
+    signal?: AbortSignal,
+    attempt = 1,
+  ): Promise<ApiResponse<T>> {
     const url = this.url(path, opts.query);
     const headers: Record<string, string> = {
       accept: 'application/json',

@@ -122,7 +122,13 @@ export function discover(api: ApiClient, now: () => number = Date.now): Promise<
 async function load(api: ApiClient, now: () => number): Promise<Discovered> {
   const key = `discovery:${api.baseUrl}`;
   const cached = await api.cache?.get<CacheEntry>(key).catch(() => undefined);
-  if (cached && cached.v === CACHE_VERSION && typeof cached.fetchedAt === 'number' && now() - cached.fetchedAt < DISCOVERY_TTL_MS && obj(cached.ops)) {
+  if (
+    cached &&
+    cached.v === CACHE_VERSION &&
+    typeof cached.fetchedAt === 'number' &&
+    now() - cached.fetchedAt < DISCOVERY_TTL_MS &&
+    obj(cached.ops)
+  ) {
     return cached.ops;
   }
   let ops: Discovered;

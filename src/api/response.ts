@@ -42,7 +42,8 @@ export function apiErrorFrom(status: number, parsed: unknown, requestId: string 
 
 function hintFor(status: number, code: string, required: number | undefined, retryAfter: number | undefined): string | undefined {
   if (status === 401) return 'the API key was rejected: run proxyctl login, or set PROXYCTL_API_KEY';
-  if (status === 403 && code === 'reseller_disabled') return "reseller mode is not enabled for this account; the operator's support enables it";
+  if (status === 403 && code === 'reseller_disabled')
+    return "reseller mode is not enabled for this account; the operator's support enables it";
   if (status === 402 && required !== undefined) return `the operation needs ${required} USD; top up the balance and try again`;
   if (status === 429 && retryAfter !== undefined) return `rate limited; the server asked to wait ${retryAfter}s`;
   if (status >= 500) return 'the service is having trouble; try again shortly';
@@ -68,7 +69,8 @@ export interface Answer {
   baseUrl: string;
 }
 
-const BASE_URL_HINT = 'check the base URL (--base-url, PROXYCTL_BASE_URL or proxyctl login): it is the address of the Reseller API, without /api/reseller/v1';
+const BASE_URL_HINT =
+  'check the base URL (--base-url, PROXYCTL_BASE_URL or proxyctl login): it is the address of the Reseller API, without /api/reseller/v1';
 
 function about(a: Answer, extra?: string): string {
   return [`HTTP ${a.status}`, extra, a.requestId ? `request id ${a.requestId}` : undefined].filter(Boolean).join(', ');
@@ -95,12 +97,15 @@ export function redirectError(a: Answer): BadResponseError {
       target = location;
     }
   }
-  return new BadResponseError(`unexpected redirect from the API (${about(a)}) to ${target}; proxyctl does not follow redirects, so the API key was not sent there`, {
-    status: a.status,
-    requestId: a.requestId,
-    code: 'redirect',
-    hint: `if the API has moved, use its new address as the base URL; ${BASE_URL_HINT}`,
-  });
+  return new BadResponseError(
+    `unexpected redirect from the API (${about(a)}) to ${target}; proxyctl does not follow redirects, so the API key was not sent there`,
+    {
+      status: a.status,
+      requestId: a.requestId,
+      code: 'redirect',
+      hint: `if the API has moved, use its new address as the base URL; ${BASE_URL_HINT}`,
+    },
+  );
 }
 
 /** Not JSON, or an error without the API's envelope: most likely some other server. */
@@ -114,12 +119,15 @@ export function notTheApiError(a: Answer): BadResponseError {
       code: 'bad_response',
     });
   }
-  return new BadResponseError(`unexpected response from the server (${about(a, type || undefined)}): is this the Reseller Proxy API? (base URL ${a.baseUrl})`, {
-    status: a.status,
-    requestId: a.requestId,
-    code: 'not_the_api',
-    hint: BASE_URL_HINT,
-  });
+  return new BadResponseError(
+    `unexpected response from the server (${about(a, type || undefined)}): is this the Reseller Proxy API? (base URL ${a.baseUrl})`,
+    {
+      status: a.status,
+      requestId: a.requestId,
+      code: 'not_the_api',
+      hint: BASE_URL_HINT,
+    },
+  );
 }
 
 /** The answer's data, or a BadResponseError naming what the command needed and what was missing. */

@@ -20,7 +20,10 @@ export function pageOf(item: Shape): Shape {
 export const unit = shape('a unit', unitFields, 'units');
 export const unitPage = pageOf(unit);
 /** GET /account: the balance is what quotes and `account` read. */
-export const account = shape('the account balance', object({ balanceUsd: num, discountPercent: optional(num), resellerEnabled: optional(bool) }));
+export const account = shape(
+  'the account balance',
+  object({ balanceUsd: num, discountPercent: optional(num), resellerEnabled: optional(bool) }),
+);
 /** GET /me: the snapshot. */
 export const snapshot = shape('the account snapshot', object({ balanceUsd: num, units: optional(object()), webhook: optional(object()) }));
 export const uptime = shape('an uptime record', object({ units: optional(list(object())) }));

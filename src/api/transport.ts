@@ -45,7 +45,11 @@ class ProxyTunnelError extends Error {
 class ProxyPool extends Pool {
   override connect(opts: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData>;
   override connect(opts: Dispatcher.ConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
-  override connect(opts: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): Promise<Dispatcher.ConnectData> | void {
+  override connect(
+    opts: Dispatcher.ConnectOptions,
+    callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
+    // biome-ignore lint/suspicious/noConfusingVoidType: the implementation of undici's overloads (promise, or void with a callback)
+  ): Promise<Dispatcher.ConnectData> | void {
     if (callback) return super.connect(opts, callback);
     tunnelsOpening += 1;
     return super
@@ -61,7 +65,15 @@ class ProxyPool extends Pool {
 
 function dispatcherFor(opts: TransportOptions): Dispatcher {
   const env = opts.env;
-  const key = JSON.stringify([opts.timeoutMs, env.http_proxy, env.HTTP_PROXY, env.https_proxy, env.HTTPS_PROXY, env.no_proxy, env.NO_PROXY]);
+  const key = JSON.stringify([
+    opts.timeoutMs,
+    env.http_proxy,
+    env.HTTP_PROXY,
+    env.https_proxy,
+    env.HTTPS_PROXY,
+    env.no_proxy,
+    env.NO_PROXY,
+  ]);
   if (shared?.key === key) return shared.dispatcher;
   const dispatcher = new EnvHttpProxyAgent({
     httpProxy: env.http_proxy ?? env.HTTP_PROXY,
@@ -107,7 +119,7 @@ function proxyError(host: string, why: string, cause: unknown): NetworkError {
   return new NetworkError(`the proxy could not reach ${host} (${why})`, {
     code: 'proxy_error',
     notSent: true,
-    hint: 'check HTTPS_PROXY/HTTP_PROXY (and NO_PROXY), or the proxy\'s credentials',
+    hint: "check HTTPS_PROXY/HTTP_PROXY (and NO_PROXY), or the proxy's credentials",
     cause,
   });
 }
@@ -130,7 +142,8 @@ export function classifyNetworkError(err: unknown, url: string, timeoutMs: numbe
   const host = safeHost(url);
   const tls = TLS_PROBLEMS[code];
   if (tls) {
-    const plain = /plain http/.test(tls) && url.startsWith('https:') ? ` (try ${url.replace(/^https:/, 'http:').replace(/(\/\/[^/]+).*$/, '$1')})` : '';
+    const plain =
+      /plain http/.test(tls) && url.startsWith('https:') ? ` (try ${url.replace(/^https:/, 'http:').replace(/(\/\/[^/]+).*$/, '$1')})` : '';
     return new NetworkError(`no secure connection to ${host}: ${tls}`, {
       code: 'tls_error',
       notSent: true,
@@ -150,11 +163,17 @@ export function classifyNetworkError(err: unknown, url: string, timeoutMs: numbe
     return proxyError(host, why, err);
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new NetworkError(`could not connect to ${host} within ${seconds(elapsedMs)} (--timeout ${seconds(timeoutMs)})`, { code: 'connect_timeout', notSent: true, cause: err });
+    return new NetworkError(`could not connect to ${host} within ${seconds(elapsedMs)} (--timeout ${seconds(timeoutMs)})`, {
+      code: 'connect_timeout',
+      notSent: true,
+      cause: err,
+    });
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return deadlineError(url, timeoutMs, elapsedMs, err);
-  if (code === 'ECONNREFUSED') return new NetworkError(`connection refused by ${host}`, { code: 'connection_refused', notSent: true, cause: err });
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new NetworkError(`cannot resolve ${host}`, { code: 'dns_error', notSent: true, cause: err });
+  if (code === 'ECONNREFUSED')
+    return new NetworkError(`connection refused by ${host}`, { code: 'connection_refused', notSent: true, cause: err });
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new NetworkError(`cannot resolve ${host}`, { code: 'dns_error', notSent: true, cause: err });
   if (NOT_SENT.has(code)) return new NetworkError(`cannot reach ${host} (${code})`, { code: 'unreachable', notSent: true, cause: err });
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
     return new NetworkError(`the connection to ${host} was closed before the response arrived`, { code: 'connection_reset', cause: err });

@@ -38,15 +38,22 @@ const fail = (v: unknown, at: string, expected: string) =>
   at === '' && v === undefined ? 'the body is empty' : v === undefined ? `${at} is missing` : `${name(at)} is ${kind(v)}, not ${expected}`;
 
 export const str: Check = (v, at) => (typeof v === 'string' ? undefined : fail(v, at, 'a string'));
-export const num: Check = (v, at) => (typeof v === 'number' && Number.isFinite(v) ? undefined : fail(v, at, typeof v === 'number' ? 'a finite number' : 'a number'));
+export const num: Check = (v, at) =>
+  typeof v === 'number' && Number.isFinite(v) ? undefined : fail(v, at, typeof v === 'number' ? 'a finite number' : 'a number');
 export const bool: Check = (v, at) => (typeof v === 'boolean' ? undefined : fail(v, at, 'a boolean'));
 /** Any JSON value, as long as there is one. */
 export const present: Check = (v, at) => (v === undefined ? (at === '' ? 'the body is empty' : `${at} is missing`) : undefined);
 /** Anything at all, including an empty body (the raw `api` command prints whatever came). */
 export const anything: Check = () => undefined;
 
-export const optional = (c: Check): Check => (v, at) => (v === undefined ? undefined : c(v, at));
-export const nullable = (c: Check): Check => (v, at) => (v === null ? undefined : c(v, at));
+export const optional =
+  (c: Check): Check =>
+  (v, at) =>
+    v === undefined ? undefined : c(v, at);
+export const nullable =
+  (c: Check): Check =>
+  (v, at) =>
+    v === null ? undefined : c(v, at);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

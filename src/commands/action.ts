@@ -34,7 +34,9 @@ export interface HandlerInput<Args extends unknown[] = unknown[], Flags extends 
  *   one whose normal end is Ctrl-C (webhook listen, log --follow, sandbox) returns 0.
  */
 export type Result = number | Shown;
-export type Handler<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> = (input: HandlerInput<Args, Flags>) => Promise<Result>;
+export type Handler<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> = (
+  input: HandlerInput<Args, Flags>,
+) => Promise<Result>;
 
 /** Data for the output layer to print: see `show` and `showList`. */
 export interface Shown {
@@ -73,7 +75,9 @@ export type AnyDefinition = CommandDefinition<any, any>;
 /** The input type of a command's handler, read off its builder. */
 export type InputOf<B> = B extends () => Command<infer A, infer F> ? HandlerInput<A, F> : never;
 
-export function defineCommand<Args extends unknown[], Flags extends OptionValues>(def: CommandDefinition<Args, Flags>): CommandDefinition<Args, Flags> {
+export function defineCommand<Args extends unknown[], Flags extends OptionValues>(
+  def: CommandDefinition<Args, Flags>,
+): CommandDefinition<Args, Flags> {
   return def;
 }
 

@@ -12,4 +12,16 @@ import sandbox from './sandbox/index.js';
 import units from './units/index.js';
 import webhook from './webhook/index.js';
 
-export const commands: readonly AnyDefinition[] = [...session, profiles, me, account, ...catalogue, pools, units, webhook, ...raw, completion, sandbox];
+export const commands: readonly AnyDefinition[] = [
+  ...session,
+  profiles,
+  me,
+  account,
+  ...catalogue,
+  pools,
+  units,
+  webhook,
+  ...raw,
+  completion,
+  sandbox,
+];

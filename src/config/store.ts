@@ -110,18 +110,27 @@ function readStore(path: string): StoreShape {
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data) || data instanceof Error) {
     const why = data instanceof Error ? data.message : 'it is not a JSON object';
-    throw new UsageError(`cannot read the config file ${path}: ${why}`, { hint: 'fix the file, or move it away and run proxyctl login again' });
+    throw new UsageError(`cannot read the config file ${path}: ${why}`, {
+      hint: 'fix the file, or move it away and run proxyctl login again',
+    });
   }
   return data as StoreShape;
 }
 
 /** Runs `fn` holding the config file's cross-process lock; `fn` gets the atomic writer. */
-async function withLock<T>(path: string, warn: (message: string) => void, fn: (write: (data: StoreShape) => Promise<void>) => Promise<T>): Promise<T> {
+async function withLock<T>(
+  path: string,
+  warn: (message: string) => void,
+  fn: (write: (data: StoreShape) => Promise<void>) => Promise<T>,
+): Promise<T> {
   // Loaded before the lock is taken, so the time it is held is only the read and the write.
   const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')]);
   let lost: Error | undefined;
   let release: () => Promise<void>;
-  const waiting = setTimeout(() => warn(`waiting for the lock on the config file ${path}: another proxyctl process is writing it`), LOCK_NOTICE_MS);
+  const waiting = setTimeout(
+    () => warn(`waiting for the lock on the config file ${path}: another proxyctl process is writing it`),
+    LOCK_NOTICE_MS,
+  );
   waiting.unref();
   try {
     release = await lockfile.lock(path, {
@@ -136,17 +145,21 @@ async function withLock<T>(path: string, warn: (message: string) => void, fn: (w
   } catch (err) {
     const lock = `${path}.lock`;
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new UsageError(`the config file ${path} is locked by another proxyctl process (waited ${LOCK_WAIT_MS / 1000}s); nothing was saved`, {
-        code: 'config_locked',
-        hint: `try again; if no proxyctl is running, remove the lock: rmdir ${JSON.stringify(lock)}`,
-      });
+      throw new UsageError(
+        `the config file ${path} is locked by another proxyctl process (waited ${LOCK_WAIT_MS / 1000}s); nothing was saved`,
+        {
+          code: 'config_locked',
+          hint: `try again; if no proxyctl is running, remove the lock: rmdir ${JSON.stringify(lock)}`,
+        },
+      );
     }
     throw new UsageError(`cannot lock the config file ${path}: ${(err as Error).message}; nothing was saved`, { code: 'config_locked' });
   } finally {
     clearTimeout(waiting);
   }
   const write = async (data: StoreShape): Promise<void> => {
-    if (lost) throw new UsageError(`lost the lock on the config file ${path} (${lost.message}); nothing was saved`, { code: 'config_locked' });
+    if (lost)
+      throw new UsageError(`lost the lock on the config file ${path} (${lost.message}); nothing was saved`, { code: 'config_locked' });
     try {
       await writeFileAtomic(path, `${JSON.stringify(data, null, '\t')}\n`, { mode: 0o600 });
     } catch (err) {
@@ -199,7 +212,7 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
       pending = [];
       try {
         const results = await apply(batch.map((p) => p.change));
-        batch.forEach((p, i) => p.resolve(results[i]));
+        for (const [i, p] of batch.entries()) p.resolve(results[i]);
       } catch (err) {
         for (const p of batch) p.reject(err);
       }
@@ -221,7 +234,8 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
     saveProfile: (name, profile, opts = {}) =>
       update((data) => {
         data.profiles = { ...(data.profiles ?? {}), [name]: profile };
-        if (opts.makeCurrent === 'always' || (opts.makeCurrent === 'if-none' && data.currentProfile === undefined)) data.currentProfile = name;
+        if (opts.makeCurrent === 'always' || (opts.makeCurrent === 'if-none' && data.currentProfile === undefined))
+          data.currentProfile = name;
       }),
     removeProfile: (name) =>
       update((data) => {

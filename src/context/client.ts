@@ -23,7 +23,11 @@ export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClien
 /** Discovery results persist in the config dir; a config dir we cannot open just means no cache. */
 function discoveryCache(ctx: Context): AsyncCache {
   let store: Promise<CacheStore | undefined> | undefined;
-  const open = () => (store ??= ctx.config().then((s) => s.cache, () => undefined));
+  const open = () =>
+    (store ??= ctx.config().then(
+      (s) => s.cache,
+      () => undefined,
+    ));
   return {
     async get<T>(key: string) {
       return (await open())?.get<T>(key);

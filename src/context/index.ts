@@ -69,7 +69,6 @@ export function resolveGlobals(flags: RawGlobalFlags, io: IO): GlobalOptions {
   };
 }
 
-
 export function createContext(io: IO, globals: GlobalOptions, signal: AbortSignal, now: () => Date = () => new Date()): Context {
   const stderrColor = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
   let api: Promise<ApiClient> | undefined;

@@ -33,7 +33,10 @@ export function checkProfileName(name: string): string {
  * Interactive: the base URL (pre-filled from the profile; not asked when given by --base-url or
  * PROXYCTL_BASE_URL) and the key, hidden.
  */
-export async function promptCredentials(ctx: Context, defaults: { baseUrl?: string | undefined; fixedBaseUrl?: string | undefined }): Promise<{ baseUrl: string; apiKey: string }> {
+export async function promptCredentials(
+  ctx: Context,
+  defaults: { baseUrl?: string | undefined; fixedBaseUrl?: string | undefined },
+): Promise<{ baseUrl: string; apiKey: string }> {
   const ask = await ctx.prompt.open({
     unavailable: new UsageError('login needs a terminal to prompt for the key', {
       hint: 'pipe the key in with --api-key-stdin (and --base-url), or set PROXYCTL_API_KEY',
@@ -53,7 +56,11 @@ export async function promptCredentials(ctx: Context, defaults: { baseUrl?: stri
         }
       },
     }));
-  const apiKey = await ask.password({ message: 'API key:', mask: true, validate: (v: string) => (v.trim() ? true : 'the key cannot be empty') });
+  const apiKey = await ask.password({
+    message: 'API key:',
+    mask: true,
+    validate: (v: string) => (v.trim() ? true : 'the key cannot be empty'),
+  });
   return { baseUrl: baseUrl.trim(), apiKey: apiKey.trim() };
 }
 
@@ -65,15 +72,25 @@ export async function verifyAndSave(ctx: Context, profile: string, baseUrl: stri
   const account = await client.get<AccountSummary>('/account', shapes.account);
   const store = await ctx.config();
   // Without --profile the profile logged in to becomes current; with it, only when there is none.
-  await store.saveProfile(profile, { baseUrl: client.baseUrl, apiKey }, { makeCurrent: ctx.globals.profile === undefined ? 'always' : 'if-none' });
+  await store.saveProfile(
+    profile,
+    { baseUrl: client.baseUrl, apiKey },
+    { makeCurrent: ctx.globals.profile === undefined ? 'always' : 'if-none' },
+  );
   return { profile, baseUrl: client.baseUrl, account, client };
 }
 
 /** A command needed a key and found none: offer to log in on a TTY, else exit 3. */
 export async function offerLogin(ctx: Context, profile: string, baseUrl: string | undefined, unknownProfile = false): Promise<ApiClient> {
   const missing = unknownProfile
-    ? new AuthMissingError(`there is no profile named "${profile}"`, `see proxyctl profiles list, or create it with proxyctl login --profile ${profile}`)
-    : new AuthMissingError(baseUrl ? 'no API key configured' : 'no API key or base URL configured', 'run proxyctl login or set PROXYCTL_API_KEY (and PROXYCTL_BASE_URL)');
+    ? new AuthMissingError(
+        `there is no profile named "${profile}"`,
+        `see proxyctl profiles list, or create it with proxyctl login --profile ${profile}`,
+      )
+    : new AuthMissingError(
+        baseUrl ? 'no API key configured' : 'no API key or base URL configured',
+        'run proxyctl login or set PROXYCTL_API_KEY (and PROXYCTL_BASE_URL)',
+      );
   const ask = await ctx.prompt.open({ unavailable: missing });
   await ask.confirm({ message: `No API key for profile "${profile}". Log in now?`, default: true }, missing);
   const creds = await promptCredentials(ctx, { baseUrl, fixedBaseUrl: ctx.globals.baseUrl });

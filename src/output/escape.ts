@@ -8,9 +8,9 @@
 // the bidirectional overrides/isolates (U+202A–U+202E, U+2066–U+2069), which reorder what is shown.
 // Backslashes are left alone, so escaping twice changes nothing.
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE_TEST = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

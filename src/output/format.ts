@@ -84,7 +84,9 @@ export function periodOrder(prices: Record<string, unknown>): string[] {
 export function pricesText(prices: unknown): string {
   if (!prices || typeof prices !== 'object') return '-';
   const p = prices as Record<string, unknown>;
-  return periodOrder(p).map((k) => `${k} ${typeof p[k] === 'number' ? (p[k] as number).toFixed(2) : cell(p[k])}`).join(' · ');
+  return periodOrder(p)
+    .map((k) => `${k} ${typeof p[k] === 'number' ? (p[k] as number).toFixed(2) : cell(p[k])}`)
+    .join(' · ');
 }
 
 /** "99.5%" from a percentage, "-" when absent. */
@@ -99,6 +101,7 @@ export function percent(v: unknown): string {
  */
 export function paintWhen(on: boolean): Paint {
   if (!on) return plainPaint;
-  const style = (format: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan') => (s: string) => styleText(format, s, { validateStream: false });
+  const style = (format: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan') => (s: string) =>
+    styleText(format, s, { validateStream: false });
   return { bold: style('bold'), dim: style('dim'), red: style('red'), green: style('green'), yellow: style('yellow'), cyan: style('cyan') };
 }

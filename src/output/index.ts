@@ -67,7 +67,10 @@ function genericColumns<T>(sample: T[]): Column<T>[] {
   }
   if (keys.length === 0) return [{ header: 'value', value: (r) => r }];
   // Rows may arrive escaped (keys included), so a key with control characters is looked up both ways.
-  return keys.map((k) => ({ header: escapeControl(k), value: (r: T) => (r as Record<string, unknown>)?.[k] ?? (r as Record<string, unknown>)?.[escapeControl(k)] }));
+  return keys.map((k) => ({
+    header: escapeControl(k),
+    value: (r: T) => (r as Record<string, unknown>)?.[k] ?? (r as Record<string, unknown>)?.[escapeControl(k)],
+  }));
 }
 
 function flatten(obj: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
@@ -213,7 +216,13 @@ export async function withSpinner<R>(ctx: Context, text: string, fn: () => Promi
   // A pty without a size (columns 0: script(1), some CI runners) makes ora redraw without end.
   if (!ctx.io.stderrIsTTY || ctx.globals.quiet || !((ctx.io.stderr as NodeJS.WriteStream).columns > 0)) return fn();
   const { default: ora } = await import('ora');
-  const spinner = ora({ text: escapeControl(text), stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  const spinner = ora({
+    text: escapeControl(text),
+    stream: ctx.io.stderr as NodeJS.WriteStream,
+    color: 'cyan',
+    isEnabled: true,
+    discardStdin: false,
+  }).start();
   // What the client waits for and for how long ("waiting for api.example.com: 4s of 30s").
   const { describeWait } = await import('../api/activity.js');
   const tick = setInterval(() => {

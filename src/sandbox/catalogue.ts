@@ -41,7 +41,13 @@ interface CountrySeed {
 }
 
 const COUNTRIES: CountrySeed[] = [
-  { code: 'US', name: 'United States', providers: ['Verizon', 'T-Mobile', 'AT&T'], states: ['california', 'texas', 'new-york', 'florida'], pools: 9 },
+  {
+    code: 'US',
+    name: 'United States',
+    providers: ['Verizon', 'T-Mobile', 'AT&T'],
+    states: ['california', 'texas', 'new-york', 'florida'],
+    pools: 9,
+  },
   { code: 'GB', name: 'United Kingdom', providers: ['Vodafone', 'EE', 'Three'], states: ['england', 'scotland'], pools: 6 },
   { code: 'DE', name: 'Germany', providers: ['Telekom', 'Vodafone', 'O2'], states: ['bavaria', 'berlin', 'hesse'], pools: 6 },
   { code: 'FR', name: 'France', providers: ['Orange', 'SFR', 'Bouygues'], states: [null], pools: 5 },

@@ -40,7 +40,13 @@ export function opMatches(faultOp: string | undefined, op: string | undefined): 
   return faultOp === undefined || faultOp === op || ALIASES[faultOp] === op;
 }
 
-const DEFAULT_CODES: Record<number, string> = { 429: 'rate_limited', 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' };
+const DEFAULT_CODES: Record<number, string> = {
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
 
 export function defaultFaultCode(status: number): string {
   return DEFAULT_CODES[status] ?? 'injected_fault';
@@ -64,7 +70,8 @@ export function parseFaults(b: Record<string, unknown>, current: Faults): Faults
     const f = b.failNext as Record<string, unknown> | null;
     if (f === null) delete next.failNext;
     else {
-      if (typeof f !== 'object' || typeof f.status !== 'number' || f.status < 400 || f.status > 599) throw badRequest('failNext.status must be an HTTP error status (400-599)');
+      if (typeof f !== 'object' || typeof f.status !== 'number' || f.status < 400 || f.status > 599)
+        throw badRequest('failNext.status must be an HTTP error status (400-599)');
       if (f.code !== undefined && typeof f.code !== 'string') throw badRequest('failNext.code must be a string');
       next.failNext = { op: op(f.op, 'failNext'), status: f.status, count: count(f.count, 'failNext'), code: f.code as string | undefined };
     }

@@ -23,8 +23,13 @@ export const DOCS: Record<string, OpDoc> = {
   getUptime: {
     tag: 'account',
     summary: 'Uptime of the account and per unit (probe every 5 minutes, 288 slots a day)',
-    description: 'Own budget: 10 requests per window, independent of the account-wide one (an uptime request also counts against the account-wide budget but is only refused by its own).',
-    query: [q('day', s.int({ minimum: 1, maximum: 30, default: 1 }), 'last N days; ignored (not validated) when from or to is given'), q('from', s.dateTime(), 'default: 24 hours ago; a window over 30 days is clamped to the 30 days ending at to (not refused)'), q('to', s.dateTime(), 'clamped to now')],
+    description:
+      'Own budget: 10 requests per window, independent of the account-wide one (an uptime request also counts against the account-wide budget but is only refused by its own).',
+    query: [
+      q('day', s.int({ minimum: 1, maximum: 30, default: 1 }), 'last N days; ignored (not validated) when from or to is given'),
+      q('from', s.dateTime(), 'default: 24 hours ago; a window over 30 days is clamped to the 30 days ending at to (not refused)'),
+      q('to', s.dateTime(), 'clamped to now'),
+    ],
     ok: [200, ref('Uptime')],
     errors: [400],
   },
@@ -45,7 +50,12 @@ export const DOCS: Record<string, OpDoc> = {
   getPool: { tag: 'catalogue', summary: 'One pool with its prices', ok: [200, ref('PoolWithPrices')], errors: [404] },
   listProviders: { tag: 'catalogue', summary: 'Providers with pool counts', ok: [200, listOf(ref('ProviderEntry'))] },
   listCountries: { tag: 'catalogue', summary: 'Countries with pool counts', ok: [200, listOf(ref('CountryEntry'))] },
-  listStates: { tag: 'catalogue', summary: 'States with pool counts', query: [q('country', s.str(), 'ISO country code')], ok: [200, listOf(ref('StateEntry'))] },
+  listStates: {
+    tag: 'catalogue',
+    summary: 'States with pool counts',
+    query: [q('country', s.str(), 'ISO country code')],
+    ok: [200, listOf(ref('StateEntry'))],
+  },
   listUnits: {
     tag: 'units',
     summary: 'Units, sorted by poolId; expired units hidden unless includeExpired=true',
@@ -63,14 +73,26 @@ export const DOCS: Record<string, OpDoc> = {
   createUnit: {
     tag: 'units',
     summary: 'Buy a unit: the price is debited first and refunded automatically if provisioning fails',
-    headers: [['Idempotency-Key', s.str({ format: 'uuid' }), 'a retry within 24 hours replays the first successful answer; a duplicate still in flight gets 409 idempotency_in_flight; a failed attempt frees the key']],
+    headers: [
+      [
+        'Idempotency-Key',
+        s.str({ format: 'uuid' }),
+        'a retry within 24 hours replays the first successful answer; a duplicate still in flight gets 409 idempotency_in_flight; a failed attempt frees the key',
+      ],
+    ],
     body: s.obj(
       {
         poolId: s.str(),
         period: ref('Period'),
         protocol: ref('ProtocolInput'),
         credentials: ref('Credentials'),
-        allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 1, description: 'required for http_noauth: exactly one IPv4' },
+        allowedIps: {
+          type: 'array',
+          items: s.str({ format: 'ipv4' }),
+          minItems: 1,
+          maxItems: 1,
+          description: 'required for http_noauth: exactly one IPv4',
+        },
         description: s.str(),
       },
       ['poolId', 'period'],
@@ -82,11 +104,23 @@ export const DOCS: Record<string, OpDoc> = {
   modifyUnit: {
     tag: 'units',
     summary: 'Modify credentials, description or the allowedIps list (replacement)',
-    body: s.obj({ credentials: ref('Credentials'), description: s.str({ maxLength: 500 }), allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 100 } }, []),
+    body: s.obj(
+      {
+        credentials: ref('Credentials'),
+        description: s.str({ maxLength: 500 }),
+        allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 100 },
+      },
+      [],
+    ),
     ok: [200, s.obj({ proxyRef: s.str(), modified: s.bool() })],
     errors: [400, 404],
   },
-  releaseUnit: { tag: 'units', summary: 'Release (delete) a unit; no refund', ok: [200, s.obj({ proxyRef: s.str(), removed: s.bool() })], errors: [404] },
+  releaseUnit: {
+    tag: 'units',
+    summary: 'Release (delete) a unit; no refund',
+    ok: [200, s.obj({ proxyRef: s.str(), removed: s.bool() })],
+    errors: [404],
+  },
   extendUnit: {
     tag: 'units',
     summary: 'Extend by one period (debited; refunded if provisioning fails)',
@@ -98,17 +132,57 @@ export const DOCS: Record<string, OpDoc> = {
     tag: 'units',
     summary: 'Move a unit to another pool; remaining time kept, free',
     body: s.obj({ newPoolId: s.str() }),
-    ok: [200, s.obj({ proxyRef: s.str(), poolId: s.str(), provider: s.str(), ip: s.str(), port: s.int(), protocol: ref('Protocol'), credentials: { oneOf: [ref('Credentials'), { type: 'null' }] }, expiresAt: s.dateTime() })],
+    ok: [
+      200,
+      s.obj({
+        proxyRef: s.str(),
+        poolId: s.str(),
+        provider: s.str(),
+        ip: s.str(),
+        port: s.int(),
+        protocol: ref('Protocol'),
+        credentials: { oneOf: [ref('Credentials'), { type: 'null' }] },
+        expiresAt: s.dateTime(),
+      }),
+    ],
     errors: [400, 404],
   },
   changeUnitProtocol: {
     tag: 'units',
     summary: 'Change protocol; proxyRef and remaining time kept; must differ (409 protocol_unchanged)',
-    body: s.obj({ newProtocol: ref('ProtocolInput'), credentials: ref('Credentials'), allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 1 } }, ['newProtocol']),
-    ok: [200, s.obj({ proxyRef: s.str(), poolId: s.str(), provider: s.str(), ip: s.str(), port: s.int(), protocol: ref('Protocol'), allowedIps: { type: 'array', items: s.str() }, credentials: { oneOf: [ref('Credentials'), { type: 'null' }] }, expiresAt: s.dateTime() }, ['proxyRef', 'poolId', 'provider', 'ip', 'port', 'protocol', 'allowedIps', 'expiresAt'])],
+    body: s.obj(
+      {
+        newProtocol: ref('ProtocolInput'),
+        credentials: ref('Credentials'),
+        allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 1 },
+      },
+      ['newProtocol'],
+    ),
+    ok: [
+      200,
+      s.obj(
+        {
+          proxyRef: s.str(),
+          poolId: s.str(),
+          provider: s.str(),
+          ip: s.str(),
+          port: s.int(),
+          protocol: ref('Protocol'),
+          allowedIps: { type: 'array', items: s.str() },
+          credentials: { oneOf: [ref('Credentials'), { type: 'null' }] },
+          expiresAt: s.dateTime(),
+        },
+        ['proxyRef', 'poolId', 'provider', 'ip', 'port', 'protocol', 'allowedIps', 'expiresAt'],
+      ),
+    ],
     errors: [400, 404, 409],
   },
-  getUnitUsage: { tag: 'units', summary: 'Traffic usage of a unit (pool mode for 3h/12h/24h, daily mode for 7d/30d)', ok: [200, ref('Usage')], errors: [404] },
+  getUnitUsage: {
+    tag: 'units',
+    summary: 'Traffic usage of a unit (pool mode for 3h/12h/24h, daily mode for 7d/30d)',
+    ok: [200, ref('Usage')],
+    errors: [404],
+  },
   getWebhook: { tag: 'webhooks', summary: 'Webhook configuration (with its secret)', ok: [200, ref('WebhookConfig')] },
   setWebhook: {
     tag: 'webhooks',
@@ -130,22 +204,74 @@ export const DOCS: Record<string, OpDoc> = {
     ok: [200, listOf(ref('Delivery'), { pagination: ref('DeliveryPagination') })],
     errors: [400],
   },
-  testWebhook: { tag: 'webhooks', summary: 'Send a test event (unit.created with test: true) through the real delivery pipeline', ok: [202, ref('Delivery')], errors: [409] },
+  testWebhook: {
+    tag: 'webhooks',
+    summary: 'Send a test event (unit.created with test: true) through the real delivery pipeline',
+    ok: [202, ref('Delivery')],
+    errors: [409],
+  },
   sandboxTrigger: {
     tag: 'sandbox',
     summary: 'Fire an event (operator events included) through the delivery pipeline',
-    body: s.obj({ event: s.str({ enum: Object.keys(eventData) }), proxyRef: s.str(), poolId: s.str(), reason: s.str(), kind: s.str({ enum: ['throttle', 'delete'] }), newIp: s.str() }, ['event']),
+    body: s.obj(
+      {
+        event: s.str({ enum: Object.keys(eventData) }),
+        proxyRef: s.str(),
+        poolId: s.str(),
+        reason: s.str(),
+        kind: s.str({ enum: ['throttle', 'delete'] }),
+        newIp: s.str(),
+      },
+      ['event'],
+    ),
     ok: [202, s.obj({ event: s.str(), data: s.obj({}, []), deliveries: { type: 'array', items: ref('Delivery') } })],
     errors: [400, 404],
   },
-  sandboxAdvance: { tag: 'sandbox', summary: 'Move the sandbox clock forward; due webhook retries fire', body: s.obj({ seconds: s.num({ minimum: 0 }) }), ok: [200, s.obj({ now: s.dateTime() })], errors: [400] },
-  sandboxState: { tag: 'sandbox', summary: 'Whole server state for test assertions (units incl. released/expired, deliveries with payloads)', ok: [200, s.obj({ now: s.dateTime(), balanceUsd: s.num(), units: { type: 'array', items: s.obj({}, []) }, deliveries: { type: 'array', items: s.obj({}, []) }, idempotency: s.int(), webhook: ref('WebhookConfig') }, ['now', 'balanceUsd', 'units', 'deliveries', 'idempotency', 'webhook'])] },
-  sandboxSetBalance: { tag: 'sandbox', summary: 'Set the balance (a top-up)', body: s.obj({ balanceUsd: s.num({ minimum: 0 }) }), ok: [200, s.obj({ balanceUsd: s.num() })], errors: [400] },
+  sandboxAdvance: {
+    tag: 'sandbox',
+    summary: 'Move the sandbox clock forward; due webhook retries fire',
+    body: s.obj({ seconds: s.num({ minimum: 0 }) }),
+    ok: [200, s.obj({ now: s.dateTime() })],
+    errors: [400],
+  },
+  sandboxState: {
+    tag: 'sandbox',
+    summary: 'Whole server state for test assertions (units incl. released/expired, deliveries with payloads)',
+    ok: [
+      200,
+      s.obj(
+        {
+          now: s.dateTime(),
+          balanceUsd: s.num(),
+          units: { type: 'array', items: s.obj({}, []) },
+          deliveries: { type: 'array', items: s.obj({}, []) },
+          idempotency: s.int(),
+          webhook: ref('WebhookConfig'),
+        },
+        ['now', 'balanceUsd', 'units', 'deliveries', 'idempotency', 'webhook'],
+      ),
+    ],
+  },
+  sandboxSetBalance: {
+    tag: 'sandbox',
+    summary: 'Set the balance (a top-up)',
+    body: s.obj({ balanceUsd: s.num({ minimum: 0 }) }),
+    ok: [200, s.obj({ balanceUsd: s.num() })],
+    errors: [400],
+  },
 };
 
 export const FAULTS_SCHEMA = s.obj(
   {
-    failNext: s.obj({ op: s.str({ description: 'operationId or short name (create, extend, …); absent = any' }), status: s.int({ minimum: 400, maximum: 599 }), count: s.int({ minimum: 0 }), code: s.str() }, ['status']),
+    failNext: s.obj(
+      {
+        op: s.str({ description: 'operationId or short name (create, extend, …); absent = any' }),
+        status: s.int({ minimum: 400, maximum: 599 }),
+        count: s.int({ minimum: 0 }),
+        code: s.str(),
+      },
+      ['status'],
+    ),
     dropAfterCommit: s.obj({ op: s.str(), count: s.int({ minimum: 0 }) }, []),
   },
   [],
@@ -161,4 +287,3 @@ export const ERROR_TEXT: Record<number, string> = {
   429: 'Rate budget exhausted (rate_limited); wait Retry-After seconds',
   503: 'Upstream provisioning failed; the debit was refunded (upstream_unreachable)',
 };
-

@@ -14,15 +14,25 @@ const bool = (extra: Schema = {}): Schema => ({ type: 'boolean', ...extra });
 const nullable = (t: string, extra: Schema = {}): Schema => ({ type: [t, 'null'], ...extra });
 const dateTime = (extra: Schema = {}): Schema => str({ format: 'date-time', ...extra });
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const obj = (properties: Record<string, Schema>, required: string[] = Object.keys(properties), extra: Schema = {}): Schema => ({ type: 'object', properties, required, ...extra });
+const obj = (properties: Record<string, Schema>, required: string[] = Object.keys(properties), extra: Schema = {}): Schema => ({
+  type: 'object',
+  properties,
+  required,
+  ...extra,
+});
 export const listOf = (item: Schema, extra: Record<string, Schema> = {}): Schema => obj({ data: { type: 'array', items: item }, ...extra });
 
 export const schemas: Record<string, Schema> = {
   Period: str({ enum: PERIODS, description: '3h, 12h, 24h, 7d (one week), 30d (one month)' }),
   Protocol: str({ enum: [...PROTOCOLS], description: 'http_noauth is HTTP without authentication, restricted to allowedIps' }),
   ProtocolInput: str({ enum: [...PROTOCOLS, 'inject'], description: '`inject` is accepted as an alias of http_noauth' }),
-  Prices: obj(Object.fromEntries(PERIODS.map((p) => [p, num({ description: `post-discount price of ${p} in USD: exactly what is debited` })]))),
-  Credentials: obj({ username: str({ minLength: 1, maxLength: 64, pattern: '^[^\\s:@]+$' }), password: str({ minLength: 1, maxLength: 64, pattern: '^[^\\s:]+$' }) }),
+  Prices: obj(
+    Object.fromEntries(PERIODS.map((p) => [p, num({ description: `post-discount price of ${p} in USD: exactly what is debited` })])),
+  ),
+  Credentials: obj({
+    username: str({ minLength: 1, maxLength: 64, pattern: '^[^\\s:@]+$' }),
+    password: str({ minLength: 1, maxLength: 64, pattern: '^[^\\s:]+$' }),
+  }),
   Pool: obj({
     poolId: str({ pattern: '^[A-Z]{2}-\\d+$', examples: ['US-11'] }),
     provider: str(),
@@ -55,9 +65,35 @@ export const schemas: Record<string, Schema> = {
       description: str(),
       period: ref('Period'),
     },
-    ['proxyRef', 'poolId', 'provider', 'country', 'state', 'rotation', 'ip', 'port', 'protocol', 'credentials', 'status', 'createdAt', 'expiresAt', 'expiresIn', 'lastSwap', 'lastExtended', 'swapCount', 'description'],
+    [
+      'proxyRef',
+      'poolId',
+      'provider',
+      'country',
+      'state',
+      'rotation',
+      'ip',
+      'port',
+      'protocol',
+      'credentials',
+      'status',
+      'createdAt',
+      'expiresAt',
+      'expiresIn',
+      'lastSwap',
+      'lastExtended',
+      'swapCount',
+      'description',
+    ],
   ),
-  Pagination: obj({ page: int({ minimum: 1 }), pageSize: int({ minimum: 1, maximum: 200 }), totalItems: int(), totalPages: int(), hasNext: bool(), hasPrev: bool() }),
+  Pagination: obj({
+    page: int({ minimum: 1 }),
+    pageSize: int({ minimum: 1, maximum: 200 }),
+    totalItems: int(),
+    totalPages: int(),
+    hasNext: bool(),
+    hasPrev: bool(),
+  }),
   DeliveryPagination: obj({ page: int({ minimum: 1 }), pageSize: int({ minimum: 1, maximum: 100 }), total: int(), totalPages: int() }),
   ProviderEntry: obj({ provider: str(), poolCount: int() }),
   CountryEntry: obj({ country: str({ description: 'ISO code, the value later passed as `country`' }), name: str(), poolCount: int() }),
@@ -78,17 +114,50 @@ export const schemas: Record<string, Schema> = {
   ),
   ProxyUsername: obj({ proxyUsername: { oneOf: [str({ minLength: 3, maxLength: 32, pattern: '^[^\\s:@]+$' }), { type: 'null' }] } }),
   UsagePool: obj(
-    { proxyRef: str(), mode: str({ const: 'pool' }), period: ref('Period'), quotaMb: num(), usedMb: num(), remainingMb: num(), totalMb: num(), throttled: bool(), measuredAt: dateTime() },
+    {
+      proxyRef: str(),
+      mode: str({ const: 'pool' }),
+      period: ref('Period'),
+      quotaMb: num(),
+      usedMb: num(),
+      remainingMb: num(),
+      totalMb: num(),
+      throttled: bool(),
+      measuredAt: dateTime(),
+    },
     ['proxyRef', 'mode', 'period', 'quotaMb', 'usedMb', 'remainingMb', 'totalMb'],
   ),
   UsageDaily: obj(
-    { proxyRef: str(), mode: str({ const: 'daily' }), period: ref('Period'), dailyLimitMb: num(), todayMb: num(), remainingMb: num({ description: 'left today' }), totalMb: num({ description: 'lifetime' }), throttled: bool(), measuredAt: dateTime() },
+    {
+      proxyRef: str(),
+      mode: str({ const: 'daily' }),
+      period: ref('Period'),
+      dailyLimitMb: num(),
+      todayMb: num(),
+      remainingMb: num({ description: 'left today' }),
+      totalMb: num({ description: 'lifetime' }),
+      throttled: bool(),
+      measuredAt: dateTime(),
+    },
     ['proxyRef', 'mode', 'period', 'dailyLimitMb', 'todayMb', 'remainingMb', 'totalMb'],
   ),
-  Usage: { oneOf: [ref('UsagePool'), ref('UsageDaily')], discriminator: { propertyName: 'mode', mapping: { pool: '#/components/schemas/UsagePool', daily: '#/components/schemas/UsageDaily' } } },
-  SlotCounts: obj({ uptimePercent: nullable('number', { description: 'up / (up + down) x 100; null when no slot counted' }), slotsUp: int(), slotsDown: int(), slotsExcluded: int({ description: 'probes that could not reach the provider API' }) }),
+  Usage: {
+    oneOf: [ref('UsagePool'), ref('UsageDaily')],
+    discriminator: { propertyName: 'mode', mapping: { pool: '#/components/schemas/UsagePool', daily: '#/components/schemas/UsageDaily' } },
+  },
+  SlotCounts: obj({
+    uptimePercent: nullable('number', { description: 'up / (up + down) x 100; null when no slot counted' }),
+    slotsUp: int(),
+    slotsDown: int(),
+    slotsExcluded: int({ description: 'probes that could not reach the provider API' }),
+  }),
   UptimeUnit: { allOf: [obj({ proxyRef: str(), poolId: str(), from: dateTime(), to: dateTime() }), ref('SlotCounts')] },
-  Uptime: { allOf: [obj({ from: dateTime(), to: dateTime(), slotsPerDay: int({ const: 288 }), units: { type: 'array', items: ref('UptimeUnit') } }), ref('SlotCounts')] },
+  Uptime: {
+    allOf: [
+      obj({ from: dateTime(), to: dateTime(), slotsPerDay: int({ const: 288 }), units: { type: 'array', items: ref('UptimeUnit') } }),
+      ref('SlotCounts'),
+    ],
+  },
   WebhookConfig: obj({ url: nullable('string', { format: 'uri' }), secret: nullable('string'), enabled: bool() }),
   Delivery: obj(
     {
@@ -111,7 +180,17 @@ export const schemas: Record<string, Schema> = {
   Error: obj({
     error: obj(
       {
-        type: str({ enum: ['authentication_error', 'permission_error', 'invalid_request_error', 'not_found_error', 'insufficient_balance_error', 'rate_limit_error', 'service_error'] }),
+        type: str({
+          enum: [
+            'authentication_error',
+            'permission_error',
+            'invalid_request_error',
+            'not_found_error',
+            'insufficient_balance_error',
+            'rate_limit_error',
+            'service_error',
+          ],
+        }),
         code: str({ description: 'stable; branch on HTTP status and code' }),
         message: str({ description: 'for display only' }),
         requestId: str({ description: 'equals the X-Request-Id header' }),
@@ -133,10 +212,20 @@ export const eventData: Record<string, Schema> = {
   'unit.modified': obj({ proxyRef: str() }),
   'unit.released': obj({ proxyRef: str() }),
   'unit.down': obj({ proxyRef: str(), reason: str({ enum: ['quota_exceeded', 'server_unreachable'] }) }),
-  'usage.warning': obj({ proxyRef: str(), kind: str({ enum: ['throttle', 'delete'], description: 'throttle at 80%, delete at 75% of the daily cap' }), thresholdPct: num(), consumedMb: num(), limitMb: num() }),
+  'usage.warning': obj({
+    proxyRef: str(),
+    kind: str({ enum: ['throttle', 'delete'], description: 'throttle at 80%, delete at 75% of the daily cap' }),
+    thresholdPct: num(),
+    consumedMb: num(),
+    limitMb: num(),
+  }),
   'usage.throttled': obj({ proxyRef: str(), throttleSpeedMbps: num(), durationHours: num(), consumedMb: num(), limitMb: num() }),
   'server.down': obj({ poolCode: str(), reason: str(), affectedUnits: { type: 'array', items: ref('AffectedUnit') } }),
-  'server.ip_changed': obj({ poolCode: str(), newIp: str(), oldIp: str(), affectedUnits: { type: 'array', items: ref('AffectedUnit') } }, ['poolCode', 'newIp', 'affectedUnits']),
+  'server.ip_changed': obj({ poolCode: str(), newIp: str(), oldIp: str(), affectedUnits: { type: 'array', items: ref('AffectedUnit') } }, [
+    'poolCode',
+    'newIp',
+    'affectedUnits',
+  ]),
   'balance.low': obj({ balance: num(), threshold: num() }),
 };
 

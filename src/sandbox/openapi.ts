@@ -8,7 +8,8 @@ import { apiRoutes, controlRoutes } from './routes/index.js';
 type Schema = Record<string, unknown>;
 
 const COMMON_HEADERS = ['X-Request-Id', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
-const headerRefs = (extra: string[] = []) => Object.fromEntries([...COMMON_HEADERS, ...extra].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+const headerRefs = (extra: string[] = []) =>
+  Object.fromEntries([...COMMON_HEADERS, ...extra].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
 
 function operation(op: string, params: string[], control: boolean): Schema {
   const d = DOCS[op];
@@ -39,24 +40,52 @@ export function buildOpenApi(altPaths: boolean): Record<string, unknown> {
     for (const r of routes) {
       const full = prefix + r.path;
       const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-      (paths[full] ??= {})[r.method.toLowerCase()] = operation(r.op, params, control);
+      paths[full] ??= {};
+      paths[full][r.method.toLowerCase()] = operation(r.op, params, control);
     }
   };
   add(API_PREFIX, apiRoutes(altPaths), false);
   add('/_sandbox', controlRoutes(), true);
   paths['/_sandbox/faults'] = {
-    get: { operationId: 'sandboxGetFaults', tags: ['sandbox'], summary: 'Faults armed', responses: { '200': { description: 'Faults', content: { 'application/json': { schema: FAULTS_SCHEMA } } }, '401': { $ref: '#/components/responses/E401' } } },
+    get: {
+      operationId: 'sandboxGetFaults',
+      tags: ['sandbox'],
+      summary: 'Faults armed',
+      responses: {
+        '200': { description: 'Faults', content: { 'application/json': { schema: FAULTS_SCHEMA } } },
+        '401': { $ref: '#/components/responses/E401' },
+      },
+    },
     post: {
       operationId: 'sandboxSetFaults',
       tags: ['sandbox'],
-      summary: 'Arm faults: failNext answers the next N matching API requests with an error before doing anything; dropAfterCommit commits the next N matching operations and closes the socket without answering',
+      summary:
+        'Arm faults: failNext answers the next N matching API requests with an error before doing anything; dropAfterCommit commits the next N matching operations and closes the socket without answering',
       requestBody: { required: true, content: { 'application/json': { schema: FAULTS_SCHEMA } } },
-      responses: { '200': { description: 'Faults now armed', content: { 'application/json': { schema: FAULTS_SCHEMA } } }, '400': { $ref: '#/components/responses/E400' }, '401': { $ref: '#/components/responses/E401' } },
+      responses: {
+        '200': { description: 'Faults now armed', content: { 'application/json': { schema: FAULTS_SCHEMA } } },
+        '400': { $ref: '#/components/responses/E400' },
+        '401': { $ref: '#/components/responses/E401' },
+      },
     },
-    delete: { operationId: 'sandboxClearFaults', tags: ['sandbox'], summary: 'Disarm all faults', responses: { '200': { description: 'Cleared', content: { 'application/json': { schema: s.obj({}, []) } } }, '401': { $ref: '#/components/responses/E401' } } },
+    delete: {
+      operationId: 'sandboxClearFaults',
+      tags: ['sandbox'],
+      summary: 'Disarm all faults',
+      responses: {
+        '200': { description: 'Cleared', content: { 'application/json': { schema: s.obj({}, []) } } },
+        '401': { $ref: '#/components/responses/E401' },
+      },
+    },
   };
   paths[`${API_PREFIX}/openapi.json`] = {
-    get: { operationId: 'getOpenApi', tags: ['meta'], summary: 'This description (served without an API key so clients can discover operations)', security: [], responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: s.obj({}, []) } } } } },
+    get: {
+      operationId: 'getOpenApi',
+      tags: ['meta'],
+      summary: 'This description (served without an API key so clients can discover operations)',
+      security: [],
+      responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: s.obj({}, []) } } } },
+    },
   };
   const webhooks = Object.fromEntries(
     Object.entries(eventData).map(([event, data]) => [
@@ -69,10 +98,36 @@ export function buildOpenApi(altPaths: boolean): Record<string, unknown> {
             { name: 'X-Service-Event', in: 'header', required: true, schema: s.str({ const: event }) },
             { name: 'X-Service-Delivery', in: 'header', required: true, schema: s.str(), description: 'unique per attempt' },
             { name: 'X-Service-Timestamp', in: 'header', required: true, schema: s.str(), description: 'unix seconds' },
-            { name: 'X-Service-Signature', in: 'header', required: true, schema: s.str({ pattern: '^sha256=[0-9a-f]{64}$' }), description: 'sha256= + hex HMAC-SHA256 of the raw body keyed with the secret' },
+            {
+              name: 'X-Service-Signature',
+              in: 'header',
+              required: true,
+              schema: s.str({ pattern: '^sha256=[0-9a-f]{64}$' }),
+              description: 'sha256= + hex HMAC-SHA256 of the raw body keyed with the secret',
+            },
           ],
-          requestBody: { required: true, content: { 'application/json': { schema: s.obj({ id: s.str({ description: 'event id, the same on every attempt' }), event: s.str({ const: event }), occurredAt: s.dateTime(), data, test: s.bool() }, ['id', 'event', 'occurredAt', 'data']) } } },
-          responses: { '200': { description: 'Any 2xx within 5 seconds acknowledges; anything else is retried after 1m, 5m, 30m, 2h, 6h (6 attempts)' } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: s.obj(
+                  {
+                    id: s.str({ description: 'event id, the same on every attempt' }),
+                    event: s.str({ const: event }),
+                    occurredAt: s.dateTime(),
+                    data,
+                    test: s.bool(),
+                  },
+                  ['id', 'event', 'occurredAt', 'data'],
+                ),
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'Any 2xx within 5 seconds acknowledges; anything else is retried after 1m, 5m, 30m, 2h, 6h (6 attempts)',
+            },
+          },
         },
       },
     ]),
@@ -89,7 +144,9 @@ export function buildOpenApi(altPaths: boolean): Record<string, unknown> {
         'Webhook X-Service-Timestamp is the real send time (unix seconds), also under a scaled or advanced sandbox clock; the payload occurredAt is sandbox time. ' +
         'Fixed-window rate budgets: account-wide (default 120/min per key) and uptime (default 10/min, independent). ' +
         'The /_sandbox/ operations (tag sandbox) exist only in the sandbox and need the main key. ' +
-        (altPaths ? 'This sandbox serves the three operations whose paths the spec does not show at alternative paths.' : 'The three operations whose paths the spec does not show are at the client contract defaults.'),
+        (altPaths
+          ? 'This sandbox serves the three operations whose paths the spec does not show at alternative paths.'
+          : 'The three operations whose paths the spec does not show are at the client contract defaults.'),
     },
     servers: [{ url: '/', description: 'the server that serves this document' }],
     security: [{ ApiKey: [] }],
@@ -110,7 +167,11 @@ export function buildOpenApi(altPaths: boolean): Record<string, unknown> {
       responses: Object.fromEntries(
         Object.entries(ERROR_TEXT).map(([st, description]) => [
           `E${st}`,
-          { description, headers: headerRefs(st === '429' ? ['Retry-After'] : []), content: { 'application/json': { schema: ref('Error') } } },
+          {
+            description,
+            headers: headerRefs(st === '429' ? ['Retry-After'] : []),
+            content: { 'application/json': { schema: ref('Error') } },
+          },
         ]),
       ),
     },

@@ -3,7 +3,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { defaultFaultCode, opMatches, parseFaults, type Faults } from './faults.js';
-import { API_PREFIX, API_VERSION, ApiFailure, errorBody, parseJsonBody, readBody, requireJsonContentType, sendJson, type ApiRequest, type Reply } from './http.js';
+import {
+  API_PREFIX,
+  API_VERSION,
+  ApiFailure,
+  errorBody,
+  parseJsonBody,
+  readBody,
+  requireJsonContentType,
+  sendJson,
+  type ApiRequest,
+  type Reply,
+} from './http.js';
 import { buildOpenApi } from './openapi.js';
 import { RateLimiter, type Budget } from './ratelimit.js';
 import { Router, type Route } from './router.js';
@@ -29,7 +40,15 @@ export class RequestPipeline {
     const faultRoutes: Route[] = [
       { method: 'GET', path: '/faults', op: 'sandboxGetFaults', handler: () => ({ status: 200, body: this.faults.current }) },
       { method: 'POST', path: '/faults', op: 'sandboxSetFaults', handler: (_w, req) => this.setFaults(req) },
-      { method: 'DELETE', path: '/faults', op: 'sandboxClearFaults', handler: () => ((this.faults.current = {}), { status: 200, body: {} }) },
+      {
+        method: 'DELETE',
+        path: '/faults',
+        op: 'sandboxClearFaults',
+        handler: () => {
+          this.faults.current = {};
+          return { status: 200, body: {} };
+        },
+      },
     ];
     this.control = new Router(CONTROL_PREFIX, [...controlRoutes(), ...faultRoutes]);
     const windowMs = w.o.rateWindowSeconds * 1000;
@@ -60,7 +79,12 @@ export class RequestPipeline {
     headers['x-ratelimit-reset'] = b.reset;
   }
 
-  private async process(req: IncomingMessage, res: ServerResponse, requestId: string, headers: Record<string, string | number>): Promise<void> {
+  private async process(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    headers: Record<string, string | number>,
+  ): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -69,7 +93,9 @@ export class RequestPipeline {
     const key = typeof rawKey === 'string' ? rawKey : undefined;
     const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
     const isControl = path.startsWith(`${CONTROL_PREFIX}/`);
-    const bodyText = method === 'GET' || method === 'HEAD' ? (req.resume(), '') : await readBody(req);
+    let bodyText = '';
+    if (method === 'GET' || method === 'HEAD') req.resume();
+    else bodyText = await readBody(req);
     this.rateHeaders(headers, this.general.peek(key ?? ''));
     if (!isApi && !isControl) throw new ApiFailure(404, 'not_found', `no such path: ${method} ${path}`);
 
@@ -88,7 +114,9 @@ export class RequestPipeline {
     if (isApi && fail && fail.count > 0 && opMatches(fail.op, route?.op)) {
       fail.count--;
       const retry = fail.status === 429 || fail.status === 503 ? { 'retry-after': '1' } : undefined;
-      throw new ApiFailure(fail.status, fail.code ?? defaultFaultCode(fail.status), `injected fault: HTTP ${fail.status}`, { headers: retry });
+      throw new ApiFailure(fail.status, fail.code ?? defaultFaultCode(fail.status), `injected fault: HTTP ${fail.status}`, {
+        headers: retry,
+      });
     }
 
     if (key !== this.w.o.apiKey && !(isApi && key === this.w.o.disabledApiKey)) {
@@ -104,9 +132,14 @@ export class RequestPipeline {
       this.rateHeaders(headers, budget);
       if (!budget.allowed) {
         headers['retry-after'] = budget.retryAfter;
-        throw new ApiFailure(429, 'rate_limited', `rate limit of ${budget.limit} requests per ${this.w.o.rateWindowSeconds} s exceeded; retry in ${budget.retryAfter} s`);
+        throw new ApiFailure(
+          429,
+          'rate_limited',
+          `rate limit of ${budget.limit} requests per ${this.w.o.rateWindowSeconds} s exceeded; retry in ${budget.retryAfter} s`,
+        );
       }
-      if (key === this.w.o.disabledApiKey) throw new ApiFailure(403, 'reseller_disabled', 'reseller mode is not enabled for this account; contact support');
+      if (key === this.w.o.disabledApiKey)
+        throw new ApiFailure(403, 'reseller_disabled', 'reseller mode is not enabled for this account; contact support');
     }
     if (!match) throw new ApiFailure(404, 'not_found', `no such path: ${path}`);
     if (!route) {

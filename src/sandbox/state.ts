@@ -108,7 +108,12 @@ export function initialState(balanceUsd: number): SandboxState {
 function toJson(s: SandboxState, heldUsd: number): string {
   // The balance on disk is the balance before any in-flight debit: those are written with their unit.
   const balanceUsd = Math.round((s.balanceUsd + heldUsd) * 100) / 100;
-  return JSON.stringify({ ...s, balanceUsd, units: [...s.units.values()], idempotency: [...s.idempotency.entries()].filter(([, r]) => !r.inFlight) });
+  return JSON.stringify({
+    ...s,
+    balanceUsd,
+    units: [...s.units.values()],
+    idempotency: [...s.idempotency.entries()].filter(([, r]) => !r.inFlight),
+  });
 }
 
 export function loadState(file: string): SandboxState | undefined {
@@ -119,7 +124,10 @@ export function loadState(file: string): SandboxState | undefined {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  const raw = JSON.parse(text) as Omit<SandboxState, 'units' | 'idempotency'> & { units: UnitRecord[]; idempotency: [string, IdempotencyRecord][] };
+  const raw = JSON.parse(text) as Omit<SandboxState, 'units' | 'idempotency'> & {
+    units: UnitRecord[];
+    idempotency: [string, IdempotencyRecord][];
+  };
   if (raw.version !== 1) throw new Error(`${file}: unsupported sandbox state version ${String(raw.version)}`);
   // A key that was in flight when the sandbox stopped had no effect on disk (no debit, no unit):
   // it is resolved as "never ran", so a retry with it buys exactly once.

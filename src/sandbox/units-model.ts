@@ -79,13 +79,22 @@ export function generatedCredentials(w: World): Credentials {
  */
 export async function chargeAndRun(w: World, price: number, poolId: string): Promise<void> {
   if (w.state.balanceUsd < price) {
-    throw new ApiFailure(402, 'insufficient_balance', `balance ${w.state.balanceUsd.toFixed(2)} USD is below the price of ${price.toFixed(2)} USD; top up ${(price - w.state.balanceUsd).toFixed(2)} USD`, { required: price });
+    throw new ApiFailure(
+      402,
+      'insufficient_balance',
+      `balance ${w.state.balanceUsd.toFixed(2)} USD is below the price of ${price.toFixed(2)} USD; top up ${(price - w.state.balanceUsd).toFixed(2)} USD`,
+      { required: price },
+    );
   }
   w.hold(price);
   await w.engineDelay();
   if (w.engineFails(poolId)) {
     w.refund(price);
     w.persist();
-    throw new ApiFailure(503, 'upstream_unreachable', `the provisioning engine could not reach the provider of pool ${poolId}; the ${price.toFixed(2)} USD debit was refunded`);
+    throw new ApiFailure(
+      503,
+      'upstream_unreachable',
+      `the provisioning engine could not reach the provider of pool ${poolId}; the ${price.toFixed(2)} USD debit was refunded`,
+    );
   }
 }

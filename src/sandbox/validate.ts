@@ -45,7 +45,8 @@ export function parseCredentials(v: unknown, field = 'credentials'): Credentials
   const { username, password } = v as Record<string, unknown>;
   // The spec sets no rules for custom credentials; only what would break the
   // ip:port:username:password connection string (or a login) is refused.
-  if (typeof username !== 'string' || !/^[^\s:@]{1,64}$/.test(username)) throw badRequest(`${field}.username must be 1 to 64 characters without spaces, ':' or '@'`);
+  if (typeof username !== 'string' || !/^[^\s:@]{1,64}$/.test(username))
+    throw badRequest(`${field}.username must be 1 to 64 characters without spaces, ':' or '@'`);
   if (typeof password !== 'string' || !/^[^\s:]{1,64}$/.test(password)) {
     throw badRequest(`${field}.password must be 1 to 64 characters without spaces or ':'`);
   }
@@ -57,7 +58,8 @@ export function parseAllowedIps(v: unknown, field: string, min: number, max: num
   if (!Array.isArray(v)) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} is required: ${rule}`);
   if (v.length < min || v.length > max) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} must hold ${rule}, got ${v.length}`);
   for (const ip of v) {
-    if (typeof ip !== 'string' || !isIPv4(ip)) throw new ApiFailure(400, 'allowed_ips_invalid', `${field} entry ${JSON.stringify(ip)} is not an IPv4 address`);
+    if (typeof ip !== 'string' || !isIPv4(ip))
+      throw new ApiFailure(400, 'allowed_ips_invalid', `${field} entry ${JSON.stringify(ip)} is not an IPv4 address`);
   }
   return [...new Set(v as string[])];
 }
@@ -88,7 +90,8 @@ export function queryBool(q: URLSearchParams, name: string): boolean {
 export function queryEnum<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
   const raw = q.get(name);
   if (raw === null || raw === '') return undefined;
-  if (!(allowed as readonly string[]).includes(raw)) throw badRequest(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw badRequest(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
   return raw as T;
 }
 

@@ -51,7 +51,7 @@ function post(url: string, body: string, headers: Record<string, string>, timeou
         resolve(r);
       }
     };
-    let req;
+    let req: ReturnType<typeof httpRequest>;
     try {
       const u = new URL(url);
       const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -126,7 +126,8 @@ export class Deliverer {
   async idle(): Promise<void> {
     const busy = () =>
       this.inFlight.size > 0 ||
-      (!this.closed && this.state.deliveries.some((d) => d.status === 'PENDING' && d.nextAttemptAt !== null && d.nextAttemptAt <= this.clock.now()));
+      (!this.closed &&
+        this.state.deliveries.some((d) => d.status === 'PENDING' && d.nextAttemptAt !== null && d.nextAttemptAt <= this.clock.now()));
     while (busy()) await new Promise((r) => setTimeout(r, 5));
   }
 

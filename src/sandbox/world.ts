@@ -51,7 +51,10 @@ export interface SandboxOptions {
   log?: (line: string) => void;
 }
 
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'failPool' | 'stateFile'>> & { failPool: string | undefined; stateFile: string | undefined };
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'failPool' | 'stateFile'>> & {
+  failPool: string | undefined;
+  stateFile: string | undefined;
+};
 
 const dropLog = (): void => undefined;
 

@@ -3,7 +3,15 @@
 // (src/output/progress.ts draws them), Ctrl-C that stops new items but lets started ones finish,
 // and per-item outcomes for the summary.
 import type { BaseContext as Context } from '../globals.js';
-import { ApiError, CliError, InterruptedError, NotAppliedError, PartialFailureError, notAppliedObject, type ItemOutcome } from '../errors.js';
+import {
+  ApiError,
+  CliError,
+  InterruptedError,
+  NotAppliedError,
+  PartialFailureError,
+  notAppliedObject,
+  type ItemOutcome,
+} from '../errors.js';
 import { printList, printObject, type View } from '../output/index.js';
 import { printBulkSummary, type ProgressEvent } from '../output/progress.js';
 
@@ -76,7 +84,13 @@ export async function runBulk<T, R>(
   emit({ type: 'finished', done, failed, total });
   const outcomes = results.filter((o): o is Outcome<R> => o !== undefined);
   const interrupted = ctx.signal.aborted;
-  return { outcomes, total: items.length, notStarted: items.length - outcomes.length, interrupted, stopped: !interrupted && opts.stop?.aborted === true };
+  return {
+    outcomes,
+    total: items.length,
+    notStarted: items.length - outcomes.length,
+    interrupted,
+    stopped: !interrupted && opts.stop?.aborted === true,
+  };
 }
 
 export function errorMessage(err: unknown): string {

@@ -3,7 +3,15 @@
 import { UsageError } from '../errors.js';
 import { parseInteger } from '../globals.js';
 import type { CreateBody } from './types.js';
-import { checkAllowIpsFor, MAX_COUNT, normaliseAllowIps, parseCredentials, parseIdempotencyKey, parsePeriod, parseProtocol } from './validate.js';
+import {
+  checkAllowIpsFor,
+  MAX_COUNT,
+  normaliseAllowIps,
+  parseCredentials,
+  parseIdempotencyKey,
+  parsePeriod,
+  parseProtocol,
+} from './validate.js';
 
 /** The create flags as commander hands them over (strings, unparsed). */
 export interface CreateFlags {
@@ -42,7 +50,12 @@ export function parseCreateFlags(f: CreateFlags): PartialCreateInput {
     ...(allowedIps ? { allowedIps } : {}),
   };
   if (body.poolId === '') throw new UsageError('--pool needs a pool id (see proxyctl pools)');
-  return { body, count: parseInteger(f.count, '--count', 1, MAX_COUNT) ?? 1, baseKey: parseIdempotencyKey(f.idempotencyKey), dryRun: f.dryRun === true };
+  return {
+    body,
+    count: parseInteger(f.count, '--count', 1, MAX_COUNT) ?? 1,
+    baseKey: parseIdempotencyKey(f.idempotencyKey),
+    dryRun: f.dryRun === true,
+  };
 }
 
 export function isComplete(input: PartialCreateInput): input is CreateInput {

@@ -19,9 +19,7 @@ export interface CreateOptions {
   delayMs?: number;
 }
 
-export type CreateOutcome =
-  | { ok: true; unit: Unit; idempotencyKey: string }
-  | { ok: false; error: unknown; idempotencyKey: string };
+export type CreateOutcome = { ok: true; unit: Unit; idempotencyKey: string } | { ok: false; error: unknown; idempotencyKey: string };
 
 /** Fresh (not replayed) refunded failures we sit through per item before giving up. */
 const MAX_REFUNDED = 3;
@@ -118,11 +116,14 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
     );
 
   for (;;) {
-    if (opts.signal.aborted) return { ok: false, error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(), idempotencyKey: key };
+    if (opts.signal.aborted)
+      return { ok: false, error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(), idempotencyKey: key };
     try {
       // Registered while on the wire: a second Ctrl-C exits without waiting and names this key.
-      const res = await purchasesInFlight.during({ what: `purchase #${opts.index + 1}`, idempotencyKey: key, resumeKey: opts.baseKey }, () =>
-        api.request<Unit>('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' }));
+      const res = await purchasesInFlight.during(
+        { what: `purchase #${opts.index + 1}`, idempotencyKey: key, resumeKey: opts.baseKey },
+        () => api.request<Unit>('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' }),
+      );
       return { ok: true, unit: res.data, idempotencyKey: key };
     } catch (err) {
       if (err instanceof InterruptedError) {

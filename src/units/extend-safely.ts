@@ -38,7 +38,13 @@ export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<
     return recover(api, ref, period, before, err);
   }
   // An answer without `extended: true` is not done: src/units/not-applied.ts reads back and says why.
-  return requireExtended(api, res, { ref, period, expiresAtBefore: before, balanceBefore: input.balanceBefore, concurrent: input.concurrent });
+  return requireExtended(api, res, {
+    ref,
+    period,
+    expiresAtBefore: before,
+    balanceBefore: input.balanceBefore,
+    concurrent: input.concurrent,
+  });
 }
 
 /** After an ambiguous failure: the unit's expiry, read again, decides whether it was extended. */

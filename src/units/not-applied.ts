@@ -101,7 +101,12 @@ export async function notRemoved(api: ApiClient, ref: string, answer: unknown, r
     found.status = 'not_found';
     parts.push('the unit is no longer found');
   } else parts.push(`reading the unit back failed (${(unit.error as Error).message})`);
-  return new NotAppliedError(parts.join('; '), { answer, requestId, found, hint: `check with proxyctl units get ${ref} before releasing it again` });
+  return new NotAppliedError(parts.join('; '), {
+    answer,
+    requestId,
+    found,
+    hint: `check with proxyctl units get ${ref} before releasing it again`,
+  });
 }
 
 export interface ModifyRequest {
@@ -114,7 +119,8 @@ export interface ModifyRequest {
 function differences(u: Unit, body: ModifyRequest): string[] {
   const out: string[] = [];
   if (body.description !== undefined && u.description !== body.description) out.push('description');
-  if (body.credentials && (u.credentials?.username !== body.credentials.username || u.credentials?.password !== body.credentials.password)) out.push('credentials');
+  if (body.credentials && (u.credentials?.username !== body.credentials.username || u.credentials?.password !== body.credentials.password))
+    out.push('credentials');
   if (body.allowedIps) {
     const have = Array.isArray(u.allowedIps) ? [...(u.allowedIps as string[])].sort().join(',') : '';
     if (have !== [...body.allowedIps].sort().join(',')) out.push('allowed IPs');
@@ -123,7 +129,13 @@ function differences(u: Unit, body: ModifyRequest): string[] {
 }
 
 /** The error for a `modified` answer other than true, after reading the unit back. */
-export async function notModified(api: ApiClient, ref: string, body: ModifyRequest, answer: unknown, requestId: string | undefined): Promise<NotAppliedError> {
+export async function notModified(
+  api: ApiClient,
+  ref: string,
+  body: ModifyRequest,
+  answer: unknown,
+  requestId: string | undefined,
+): Promise<NotAppliedError> {
   const parts = [`the API answered ${answered(answer, 'modified')} for ${ref}`];
   const found: Record<string, unknown> = {};
   const unit = await readBack<Unit>(api, unitPath(ref), shapes.unit);
@@ -136,7 +148,11 @@ export async function notModified(api: ApiClient, ref: string, body: ModifyReque
 }
 
 /** extendSafely's result, or the NotAppliedError when the API did not say `extended: true`. */
-export async function requireExtended(api: ApiClient, res: { data: ExtendResult; requestId: string | undefined }, input: Omit<NotExtendedInput, 'answer' | 'requestId'>): Promise<ExtendResult> {
+export async function requireExtended(
+  api: ApiClient,
+  res: { data: ExtendResult; requestId: string | undefined },
+  input: Omit<NotExtendedInput, 'answer' | 'requestId'>,
+): Promise<ExtendResult> {
   if (applied(res.data, 'extended')) return res.data;
   throw await notExtended(api, { ...input, answer: res.data, requestId: res.requestId });
 }

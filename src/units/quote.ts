@@ -59,7 +59,10 @@ export function describeQuote(q: Quote, what: string): string {
 export async function availablePool(api: ApiClient, poolId: string): Promise<Pool> {
   const pool = await api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool);
   if (pool.available === false) {
-    throw new ApiError({ status: 404, code: 'pool_not_available', message: `pool ${poolId} is not available right now` }, 'pick another pool: proxyctl pools --country …');
+    throw new ApiError(
+      { status: 404, code: 'pool_not_available', message: `pool ${poolId} is not available right now` },
+      'pick another pool: proxyctl pools --country …',
+    );
   }
   return pool;
 }

@@ -44,7 +44,9 @@ export function normaliseAllowIps(raw: unknown): string[] {
 export function checkAllowIpsFor(protocol: Protocol, ips: string[], where: string): string[] | undefined {
   if (protocol === 'http_noauth') {
     if (ips.length !== 1) {
-      throw new UsageError(`${where} with http_noauth needs exactly one --allow-ip IPv4 (got ${ips.length}); add more later with proxyctl units modify`);
+      throw new UsageError(
+        `${where} with http_noauth needs exactly one --allow-ip IPv4 (got ${ips.length}); add more later with proxyctl units modify`,
+      );
     }
     return ips;
   }
@@ -62,8 +64,12 @@ export function parseCredentials(username: unknown, password: unknown): Credenti
   const p = typeof password === 'string' ? password : undefined;
   if (u === undefined && p === undefined) return undefined;
   if (u === undefined || p === undefined) throw new UsageError('--username and --password go together: give both or neither');
-  for (const [name, v] of [['--username', u], ['--password', p]] as const) {
-    if (v === '' || /[\s:@]/.test(v)) throw new UsageError(`${name} must be non-empty and contain no spaces, ":" or "@" (they would break the connection string)`);
+  for (const [name, v] of [
+    ['--username', u],
+    ['--password', p],
+  ] as const) {
+    if (v === '' || /[\s:@]/.test(v))
+      throw new UsageError(`${name} must be non-empty and contain no spaces, ":" or "@" (they would break the connection string)`);
   }
   return { username: u, password: p };
 }
@@ -71,7 +77,10 @@ export function parseCredentials(username: unknown, password: unknown): Credenti
 export function parseIdempotencyKey(raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const v = String(raw).trim();
-  if (!UUID_RE.test(v)) throw new UsageError(`--idempotency-key must be a UUID like 3f2b8c1e-9d4a-4c7e-8b21-5a6f0e9d1c34 (e.g. from uuidgen), got "${String(raw)}"`);
+  if (!UUID_RE.test(v))
+    throw new UsageError(
+      `--idempotency-key must be a UUID like 3f2b8c1e-9d4a-4c7e-8b21-5a6f0e9d1c34 (e.g. from uuidgen), got "${String(raw)}"`,
+    );
   return v.toLowerCase();
 }
 
@@ -105,6 +114,7 @@ export const UNIT_STATUSES = ['ACTIVE', 'EXPIRED', 'RELEASED'] as const;
 export function parseStatus(raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const v = String(raw).trim().toUpperCase();
-  if (!(UNIT_STATUSES as readonly string[]).includes(v)) throw new UsageError(`--status must be one of ${UNIT_STATUSES.join(', ')}, got "${String(raw)}"`);
+  if (!(UNIT_STATUSES as readonly string[]).includes(v))
+    throw new UsageError(`--status must be one of ${UNIT_STATUSES.join(', ')}, got "${String(raw)}"`);
   return v;
 }

@@ -79,16 +79,34 @@ export function summarizeEvent(payload: EventPayload): string {
       text = join(unit, 'down', str(d.reason) && `(${str(d.reason)})`);
       break;
     case 'usage.warning':
-      text = join(unit, 'at', str(d.thresholdPct) && `${str(d.thresholdPct)}%`, 'of its cap', str(d.consumedMb) && `(${str(d.consumedMb)}/${str(d.limitMb) ?? '?'} MB)`);
+      text = join(
+        unit,
+        'at',
+        str(d.thresholdPct) && `${str(d.thresholdPct)}%`,
+        'of its cap',
+        str(d.consumedMb) && `(${str(d.consumedMb)}/${str(d.limitMb) ?? '?'} MB)`,
+      );
       break;
     case 'usage.throttled':
-      text = join(unit, 'throttled', str(d.throttleSpeedMbps) && `to ${str(d.throttleSpeedMbps)} Mbps`, str(d.durationHours) && `for ${str(d.durationHours)}h`);
+      text = join(
+        unit,
+        'throttled',
+        str(d.throttleSpeedMbps) && `to ${str(d.throttleSpeedMbps)} Mbps`,
+        str(d.durationHours) && `for ${str(d.durationHours)}h`,
+      );
       break;
     case 'server.down':
       text = join('server', str(d.poolCode), 'down', str(d.reason) && `(${str(d.reason)})`, affected && `, ${affected}`);
       break;
     case 'server.ip_changed':
-      text = join('server', str(d.poolCode), 'IP changed', str(d.oldIp) && `from ${str(d.oldIp)}`, str(d.newIp) && `to ${str(d.newIp)}`, affected && `, ${affected}`);
+      text = join(
+        'server',
+        str(d.poolCode),
+        'IP changed',
+        str(d.oldIp) && `from ${str(d.oldIp)}`,
+        str(d.newIp) && `to ${str(d.newIp)}`,
+        affected && `, ${affected}`,
+      );
       break;
     case 'balance.low':
       text = join('balance', str(d.balance), 'below the threshold', str(d.threshold));

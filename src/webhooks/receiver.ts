@@ -93,15 +93,27 @@ function relayHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-export async function forwardDelivery(url: string, body: Buffer, headers: Record<string, string>, now: () => number = Date.now): Promise<ForwardResult> {
+export async function forwardDelivery(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  now: () => number = Date.now,
+): Promise<ForwardResult> {
   const started = now();
   try {
-    const res = await fetch(url, { method: 'POST', body: new Uint8Array(body), headers, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
+    const res = await fetch(url, {
+      method: 'POST',
+      body: new Uint8Array(body),
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
     await res.arrayBuffer().catch(() => undefined);
     return { url, status: res.status, ms: now() - started };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    const reason = e.name === 'TimeoutError' ? `no answer within ${FORWARD_TIMEOUT_MS / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    const reason =
+      e.name === 'TimeoutError' ? `no answer within ${FORWARD_TIMEOUT_MS / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
     return { url, error: reason, ms: now() - started };
   }
 }
@@ -137,7 +149,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     if (!v.ok && v.reason === 'mismatch' && opts.refreshSecrets && (await refreshWithin(opts.refreshSecrets, REFRESH_BUDGET_MS))) {
       v = verifySignature(body, signature, opts.secrets());
     }
-    if (!v.ok) return reject(400, v.reason === 'missing' ? 'missing signature' : v.reason === 'malformed' ? 'malformed signature' : 'signature mismatch');
+    if (!v.ok)
+      return reject(
+        400,
+        v.reason === 'missing' ? 'missing signature' : v.reason === 'malformed' ? 'malformed signature' : 'signature mismatch',
+      );
     // Only a verified body is parsed.
     let payload: EventPayload;
     try {

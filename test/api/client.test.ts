@@ -97,7 +97,9 @@ describe('ApiClient', () => {
   });
 
   it('gives up with exit-7 material when Retry-After exceeds the maximum wait', async () => {
-    server = await startScriptedServer((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '600' }));
+    server = await startScriptedServer((_req, res) =>
+      json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '600' }),
+    );
     const { c } = client(server.url, { maxRetryWaitMs: 30_000 });
     const err = (await c.get('/prices', raw).catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(429);
@@ -109,9 +111,19 @@ describe('ApiClient', () => {
   it('an exhausted uptime budget does not hold back other requests', async () => {
     server = await startScriptedServer((req, res) => {
       if (req.url.startsWith('/api/reseller/v1/me/uptime')) {
-        return json(res, 429, { error: { code: 'rate_limited', message: 'uptime budget' } }, { 'retry-after': '30', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0' });
+        return json(
+          res,
+          429,
+          { error: { code: 'rate_limited', message: 'uptime budget' } },
+          { 'retry-after': '30', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0' },
+        );
       }
-      json(res, 200, { ok: true }, { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '118', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60) });
+      json(
+        res,
+        200,
+        { ok: true },
+        { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '118', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60) },
+      );
     });
     const { c, slept } = client(server.url, { maxRetryWaitMs: 1000 });
     await expect(c.get('/me/uptime', raw, {}, { budget: 'uptime' })).rejects.toMatchObject({ status: 429, retryAfter: 30 });
@@ -123,7 +135,10 @@ describe('ApiClient', () => {
   it('pages through a collection until hasNext is false', async () => {
     server = await startScriptedServer((req, res) => {
       const page = Number(new URL(req.url, 'http://x').searchParams.get('page'));
-      json(res, 200, { data: [{ n: page }], pagination: { page, pageSize: 1, totalItems: 3, totalPages: 3, hasNext: page < 3, hasPrev: page > 1 } });
+      json(res, 200, {
+        data: [{ n: page }],
+        pagination: { page, pageSize: 1, totalItems: 3, totalPages: 3, hasNext: page < 3, hasPrev: page > 1 },
+      });
     });
     const { c } = client(server.url);
     const items: unknown[] = [];
@@ -157,7 +172,9 @@ describe('ApiClient', () => {
     const url = s.url;
     await s.close();
     const { c } = client(url, { retryBudget: 0 });
-    const err = (await c.request('POST', '/units/PRX-1/extend', raw, { body: {}, retry: 'never' }).catch((e: unknown) => e)) as NetworkError;
+    const err = (await c
+      .request('POST', '/units/PRX-1/extend', raw, { body: {}, retry: 'never' })
+      .catch((e: unknown) => e)) as NetworkError;
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.notSent).toBe(true);
   });

@@ -17,11 +17,17 @@ const ALT_OPENAPI = {
   paths: {
     '/me': { get: { operationId: 'getMe' } },
     '/account/login-name': {
-      post: { operationId: 'setLogin', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/PinBody' } } } } },
+      post: {
+        operationId: 'setLogin',
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/PinBody' } } } },
+      },
     },
     '/units/{id}': { get: { operationId: 'getUnit' } },
     '/units/{id}/consumption': {
-      get: { operationId: 'unitConsumption', responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Usage' } } } } } },
+      get: {
+        operationId: 'unitConsumption',
+        responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Usage' } } } } },
+      },
     },
     '/webhook/deliveries': { get: { operationId: 'listDeliveries' } },
     '/webhook/ping': { post: { operationId: 'fireTestEvent', summary: 'Send a test event' } },
@@ -64,8 +70,12 @@ describe('discover() cache', () => {
       json(res, 200, ALT_OPENAPI);
     });
     const store = new Map<string, unknown>();
-    const cache = { get: async <T,>(k: string) => store.get(k) as T | undefined, set: async (k: string, v: unknown) => void store.set(k, v) };
-    const mk = () => new ApiClient({ baseUrl: s.url, apiKey: KEY, timeoutMs: 2000, env: {}, signal: new AbortController().signal, userAgent: 't', cache });
+    const cache = {
+      get: async <T>(k: string) => store.get(k) as T | undefined,
+      set: async (k: string, v: unknown) => void store.set(k, v),
+    };
+    const mk = () =>
+      new ApiClient({ baseUrl: s.url, apiKey: KEY, timeoutMs: 2000, env: {}, signal: new AbortController().signal, userAgent: 't', cache });
     try {
       let now = 1_000_000;
       expect((await discover(mk(), () => now)).webhookTest).toEqual({ method: 'POST', path: '/webhook/ping' });
@@ -128,7 +138,10 @@ describe('discovery in a command', () => {
     try {
       const r = await runMain(['me', 'username', 'set', 'acme_02'], { env: env(), configDir: other.configDir });
       expect(r.code).toBe(0);
-      expect(api.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['GET /api/reseller/v1/openapi.json', 'PUT /api/reseller/v1/me/proxy-username']);
+      expect(api.requests.map((q) => `${q.method} ${q.url}`)).toEqual([
+        'GET /api/reseller/v1/openapi.json',
+        'PUT /api/reseller/v1/me/proxy-username',
+      ]);
     } finally {
       openapiServed = ALT_OPENAPI;
       other.cleanup();
@@ -142,7 +155,9 @@ describe('the key never appears in output', () => {
       // A hostile server that echoes the key back in an error message.
       route: (req, res, path) => {
         if (path !== '/echo') return false;
-        json(res, 400, { error: { code: 'validation_error', message: `bad key ${String(req.headers['x-api-key'])}`, requestId: 'req_echo' } });
+        json(res, 400, {
+          error: { code: 'validation_error', message: `bad key ${String(req.headers['x-api-key'])}`, requestId: 'req_echo' },
+        });
         return true;
       },
     });
@@ -154,7 +169,11 @@ describe('the key never appears in output', () => {
       expect(r.err).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/reseller\/v1\/pools\/DE-3/);
       expect(r.err).toMatch(/← 200 .*request-id=req_test_\w+ \d+ms/);
       const outputs = [r.out, r.err];
-      for (const argv of [['--debug', 'api', 'GET', '/echo'], ['--debug', 'api', 'GET', '/echo', '--json'], ['--debug', 'me', 'username', 'set', 'okname']]) {
+      for (const argv of [
+        ['--debug', 'api', 'GET', '/echo'],
+        ['--debug', 'api', 'GET', '/echo', '--json'],
+        ['--debug', 'me', 'username', 'set', 'okname'],
+      ]) {
         const x = await runMain(argv, { env, configDir: cfg.configDir });
         outputs.push(x.out, x.err);
       }
@@ -168,15 +187,36 @@ describe('the key never appears in output', () => {
 
 describe('discovery against the real sandbox description', () => {
   it.each([
-    [false, { pinUsername: { method: 'PUT', path: '/me/proxy-username' }, unitUsage: { method: 'GET', path: '/units/{proxyRef}/usage' }, webhookTest: { method: 'POST', path: '/webhook/test' } }],
-    [true, { pinUsername: { method: 'POST', path: '/account/fixed-login' }, unitUsage: { method: 'GET', path: '/units/{proxyRef}/traffic' }, webhookTest: { method: 'POST', path: '/webhook/send-test' } }],
+    [
+      false,
+      {
+        pinUsername: { method: 'PUT', path: '/me/proxy-username' },
+        unitUsage: { method: 'GET', path: '/units/{proxyRef}/usage' },
+        webhookTest: { method: 'POST', path: '/webhook/test' },
+      },
+    ],
+    [
+      true,
+      {
+        pinUsername: { method: 'POST', path: '/account/fixed-login' },
+        unitUsage: { method: 'GET', path: '/units/{proxyRef}/traffic' },
+        webhookTest: { method: 'POST', path: '/webhook/send-test' },
+      },
+    ],
   ])('altPaths=%s: all three operations are found where the sandbox serves them', async (altPaths, expected) => {
     const { startSandbox } = await import('../../src/sandbox/index.js');
     const { resolveOperation } = await import('../../src/api/operations.js');
     const { ApiClient } = await import('../../src/api/client.js');
     const sb = await startSandbox({ port: 0, altPaths });
     try {
-      const api = new ApiClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, timeoutMs: 5000, env: {}, signal: new AbortController().signal, userAgent: 't' });
+      const api = new ApiClient({
+        baseUrl: sb.baseUrl,
+        apiKey: sb.apiKey,
+        timeoutMs: 5000,
+        env: {},
+        signal: new AbortController().signal,
+        userAgent: 't',
+      });
       expect({
         pinUsername: await resolveOperation(api, 'pinUsername'),
         unitUsage: await resolveOperation(api, 'unitUsage'),

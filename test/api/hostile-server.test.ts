@@ -4,10 +4,28 @@
 // (exit 1) and none an empty success (exit 0).
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { json, proxyctl, rawBody, type RecordedRequest, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
+import {
+  json,
+  proxyctl,
+  rawBody,
+  type RecordedRequest,
+  type ScriptedServer,
+  startScriptedServer,
+  tempHome,
+  type TempHome,
+} from '../helpers/index.js';
 
 const KEY = 'sk_test_hostile_0123456789';
-const UNIT = { proxyRef: 'PRX-1', poolId: 'US-1', ip: '203.0.113.1', port: 10001, protocol: 'socks5', credentials: { username: 'u', password: 'p' }, status: 'ACTIVE', expiresAt: '2030-01-01T00:00:00.000Z' };
+const UNIT = {
+  proxyRef: 'PRX-1',
+  poolId: 'US-1',
+  ip: '203.0.113.1',
+  port: 10001,
+  protocol: 'socks5',
+  credentials: { username: 'u', password: 'p' },
+  status: 'ACTIVE',
+  expiresAt: '2030-01-01T00:00:00.000Z',
+};
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 let route: (req: RecordedRequest, res: ServerResponse) => void = (_q, res) => res.end();
@@ -46,7 +64,9 @@ describe('bodies that are not what the command needs', () => {
     const r = await run(['account']);
     expect(r.exitCode).toBe(9);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error: unexpected response from the API (HTTP 200, request id req_hostile): expected the account balance, but the body is empty');
+    expect(r.stderr).toContain(
+      'error: unexpected response from the API (HTTP 200, request id req_hostile): expected the account balance, but the body is empty',
+    );
     expect(r.stderr).not.toContain('bug in proxyctl');
   });
 
@@ -57,7 +77,8 @@ describe('bodies that are not what the command needs', () => {
     expect(r.stdout).toBe('');
     expect(lastJsonLine(r.stderr).error).toEqual({
       code: 'bad_response',
-      message: 'unexpected response from the API (HTTP 200, request id req_hostile): expected the account balance, but the body is null, not an object',
+      message:
+        'unexpected response from the API (HTTP 200, request id req_hostile): expected the account balance, but the body is null, not an object',
       status: 200,
       requestId: 'req_hostile',
       hint: 'if it persists, report it to the API operator with the request id',
@@ -90,7 +111,8 @@ describe('bodies that are not what the command needs', () => {
 describe('a purchase whose answer cannot be read', () => {
   function shop(post: (res: ServerResponse) => void) {
     route = (q, res) => {
-      if (q.method === 'GET' && q.url.startsWith('/api/reseller/v1/pools/US-1')) return json(res, 200, { poolId: 'US-1', available: true, prices: { '7d': 2 } });
+      if (q.method === 'GET' && q.url.startsWith('/api/reseller/v1/pools/US-1'))
+        return json(res, 200, { poolId: 'US-1', available: true, prices: { '7d': 2 } });
       if (q.method === 'GET' && q.url === '/api/reseller/v1/account') return json(res, 200, { balanceUsd: 100 });
       if (q.method === 'POST' && q.url === '/api/reseller/v1/units') return post(res);
       json(res, 404, { error: { code: 'not_found', message: 'no' } });
@@ -107,7 +129,9 @@ describe('a purchase whose answer cannot be read', () => {
     const keys = posts().map((q) => q.headers['idempotency-key']);
     expect(keys[0]).toMatch(UUID);
     expect(keys[1]).toBe(keys[0]);
-    expect(r.stderr).toContain('the purchase may or may not have gone through (unexpected response from the API (HTTP 201, request id req_hostile): expected a unit, but proxyRef is missing)');
+    expect(r.stderr).toContain(
+      'the purchase may or may not have gone through (unexpected response from the API (HTTP 201, request id req_hostile): expected a unit, but proxyRef is missing)',
+    );
     expect(r.stderr).toMatch(new RegExp(`re-run with --idempotency-key ${UUID.source} to settle it without paying twice`));
   });
 
@@ -139,7 +163,8 @@ describe('an extension whose answer cannot be read', () => {
     route = (q, res) => {
       if (q.url === '/api/reseller/v1/prices') return json(res, 200, { prices: { '7d': 2 } });
       if (q.url === '/api/reseller/v1/account') return json(res, 200, { balanceUsd: 100 });
-      if (q.method === 'GET' && q.url === '/api/reseller/v1/units/PRX-1') return json(res, 200, { ...UNIT, expiresAt: expiries[Math.min(reads++, expiries.length - 1)] });
+      if (q.method === 'GET' && q.url === '/api/reseller/v1/units/PRX-1')
+        return json(res, 200, { ...UNIT, expiresAt: expiries[Math.min(reads++, expiries.length - 1)] });
       if (q.method === 'POST' && q.url === '/api/reseller/v1/units/PRX-1/extend') return rawBody(res, 200, 'null');
       json(res, 404, { error: { code: 'not_found', message: 'no' } });
     };
@@ -188,7 +213,9 @@ describe('a base URL that is not the API', () => {
     };
     const r = await run(['account']);
     expect(r.exitCode).toBe(9);
-    expect(r.stderr).toContain(`error: unexpected response from the server (HTTP 405, text/html): is this the Reseller Proxy API? (base URL ${server.url})`);
+    expect(r.stderr).toContain(
+      `error: unexpected response from the server (HTTP 405, text/html): is this the Reseller Proxy API? (base URL ${server.url})`,
+    );
     expect(r.stderr).not.toContain('bug in proxyctl');
   });
 
@@ -208,7 +235,9 @@ describe('a base URL that is not the API', () => {
     const https = server.url.replace(/^http:/, 'https:');
     const r = await run(['account'], https);
     expect(r.exitCode).toBe(9);
-    expect(r.stderr).toContain(`error: no secure connection to ${new URL(https).host}: the server does not speak https on this port (is it plain http?)`);
+    expect(r.stderr).toContain(
+      `error: no secure connection to ${new URL(https).host}: the server does not speak https on this port (is it plain http?)`,
+    );
     expect(r.stderr).toContain(`check the base URL (try ${server.url}); the API key was not sent`);
     expect(r.stderr).not.toMatch(/SSL routines|openssl/i);
   });
@@ -226,7 +255,10 @@ describe('--timeout bounds the whole request', () => {
     const r = await run(['account', '--timeout', '2']);
     expect(r.exitCode).toBe(9);
     expect(server.requests).toHaveLength(2);
-    const m = /error: no complete answer from 127\.0\.0\.1:\d+ within (\d+(?:\.\d)?)s \(--timeout 2s\); gave up after 2 attempts, (\d+(?:\.\d)?)s in all/.exec(r.stderr);
+    const m =
+      /error: no complete answer from 127\.0\.0\.1:\d+ within (\d+(?:\.\d)?)s \(--timeout 2s\); gave up after 2 attempts, (\d+(?:\.\d)?)s in all/.exec(
+        r.stderr,
+      );
     expect(m, r.stderr).not.toBeNull();
     // The times reported are the real ones: at least the deadline each.
     expect(Number(m![1])).toBeGreaterThanOrEqual(2);
@@ -240,12 +272,15 @@ describe('--timeout bounds the whole request', () => {
     expect(server.requests).toHaveLength(2);
     const err = lastJsonLine(r.stderr).error;
     expect(err.code).toBe('timeout');
-    expect(String(err.message)).toMatch(/^no complete answer from 127\.0\.0\.1:\d+ within \d+(\.\d)?s \(--timeout 1s\); gave up after 2 attempts, \d+(\.\d)?s in all$/);
+    expect(String(err.message)).toMatch(
+      /^no complete answer from 127\.0\.0\.1:\d+ within \d+(\.\d)?s \(--timeout 1s\); gave up after 2 attempts, \d+(\.\d)?s in all$/,
+    );
   });
 
   it('a purchase that times out is not asked more often than before, and ends with the key', async () => {
     route = (q, res) => {
-      if (q.method === 'GET' && q.url.startsWith('/api/reseller/v1/pools/US-1')) return json(res, 200, { poolId: 'US-1', available: true, prices: { '7d': 2 } });
+      if (q.method === 'GET' && q.url.startsWith('/api/reseller/v1/pools/US-1'))
+        return json(res, 200, { poolId: 'US-1', available: true, prices: { '7d': 2 } });
       if (q.method === 'GET') return json(res, 200, { balanceUsd: 100 });
       // POST: headers, then nothing more.
       res.writeHead(201, { 'content-type': 'application/json' });
@@ -255,6 +290,10 @@ describe('--timeout bounds the whole request', () => {
     expect(r.exitCode).toBe(9);
     const posts = server.requests.filter((q) => q.method === 'POST');
     expect(new Set(posts.map((q) => q.headers['idempotency-key'])).size).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`may or may not have gone through \\(no complete answer from 127\\.0\\.0\\.1:\\d+ within [\\d.]+s \\(--timeout 1s\\)\\); re-run with --idempotency-key ${UUID.source}`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `may or may not have gone through \\(no complete answer from 127\\.0\\.0\\.1:\\d+ within [\\d.]+s \\(--timeout 1s\\)\\); re-run with --idempotency-key ${UUID.source}`,
+      ),
+    );
   });
 });

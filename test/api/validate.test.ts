@@ -4,11 +4,28 @@ import { describe, expect, it } from 'vitest';
 import * as shapes from '../../src/api/shapes.js';
 import { anything, either, kind, list, nullable, num, object, optional, problemWith, record, shape, str } from '../../src/api/validate.js';
 
-const UNIT = { proxyRef: 'PRX-1', poolId: 'US-1', ip: '203.0.113.1', port: 10001, credentials: null, status: 'ACTIVE', expiresAt: '2030-01-01T00:00:00Z', extra: { kept: true } };
+const UNIT = {
+  proxyRef: 'PRX-1',
+  poolId: 'US-1',
+  ip: '203.0.113.1',
+  port: 10001,
+  credentials: null,
+  status: 'ACTIVE',
+  expiresAt: '2030-01-01T00:00:00Z',
+  extra: { kept: true },
+};
 
 describe('checks', () => {
   it('names kinds the way messages read', () => {
-    expect([undefined, null, [], {}, 's', 1, true].map(kind)).toEqual(['missing', 'null', 'a list', 'an object', 'a string', 'a number', 'a boolean']);
+    expect([undefined, null, [], {}, 's', 1, true].map(kind)).toEqual([
+      'missing',
+      'null',
+      'a list',
+      'an object',
+      'a string',
+      'a number',
+      'a boolean',
+    ]);
   });
 
   it('reports the first problem with its path', () => {

@@ -49,7 +49,9 @@ describe('dependency-cruiser layer rules', () => {
   });
 
   it('fail on an upward import from the API layer to the context', async () => {
-    const r = await cruise(copyOfSrc({ 'src/api/shapes.ts': "import type { Context } from '../context/index.js';\nexport type Probe = Context;" }));
+    const r = await cruise(
+      copyOfSrc({ 'src/api/shapes.ts': "import type { Context } from '../context/index.js';\nexport type Probe = Context;" }),
+    );
     expect(r.exitCode).not.toBe(0);
     expect(r.stdout).toMatch(/error lower-imports-upward: src\/api\/shapes\.ts → src\/context\/index\.ts/);
   });
@@ -93,7 +95,8 @@ describe('only src/cli.ts touches process', () => {
 
   it('fails on process.env in a command, naming the file and line; comments and strings do not count', async () => {
     const root = copyOfSrc({
-      'src/commands/me/show.ts': "// process.env is read in cli.ts only\nconst s = 'process.exit';\nexport const probe = () => process.env.HOME;",
+      'src/commands/me/show.ts':
+        "// process.env is read in cli.ts only\nconst s = 'process.exit';\nexport const probe = () => process.env.HOME;",
     });
     const r = await check(root);
     expect(r.exitCode).toBe(1);

@@ -1,7 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAKE_API_DISABLED_KEY as DISABLED_KEY, FAKE_API_KEY as KEY, FAKE_POOLS as POOLS, FAKE_PRICES as PRICES, type FakeApi, json, runMain, useFakeApi } from '../helpers/index.js';
+import {
+  FAKE_API_DISABLED_KEY as DISABLED_KEY,
+  FAKE_API_KEY as KEY,
+  FAKE_POOLS as POOLS,
+  FAKE_PRICES as PRICES,
+  type FakeApi,
+  json,
+  runMain,
+  useFakeApi,
+} from '../helpers/index.js';
 
 const fake = useFakeApi();
 const cli = fake.cli;
@@ -55,7 +64,9 @@ describe('account commands', () => {
 
   it('me uptime colours units by health when colour is on', async () => {
     const r = await cli(['me', 'uptime'], { FORCE_COLOR: '1' }, true);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching colour codes is the point
     const green = /\u001b\[32m█+ 100%/;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching colour codes is the point
     const yellow = /\u001b\[33m█+░* 95\.1%/;
     expect(r.out).toMatch(green);
     expect(r.out).toMatch(yellow);
@@ -184,7 +195,11 @@ describe('catalogue commands', () => {
     let r = await cli(['api', 'PUT', '/me/proxy-username', '--data', `@${file}`]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({ proxyUsername: 'from_file' });
-    r = await runMain(['api', 'PUT', '/me/proxy-username', '--data', '@-'], { env: fake.env(), configDir: fake.cfg.configDir, stdin: '{"proxyUsername":"from_stdin"}' });
+    r = await runMain(['api', 'PUT', '/me/proxy-username', '--data', '@-'], {
+      env: fake.env(),
+      configDir: fake.cfg.configDir,
+      stdin: '{"proxyUsername":"from_stdin"}',
+    });
     expect(JSON.parse(r.out)).toEqual({ proxyUsername: 'from_stdin' });
     r = await cli(['api', 'PUT', '/me/proxy-username', '--data', '@/nonexistent/x.json']);
     expect(r.code).toBe(2);
@@ -229,7 +244,8 @@ describe('pathological servers', () => {
     let n = 0;
     const s = await startScriptedServer((req, res) => {
       n += 1;
-      if (req.url.endsWith('/prices')) return json(res, 503, { error: { code: 'upstream_unreachable', message: 'down', requestId: 'req_503' } });
+      if (req.url.endsWith('/prices'))
+        return json(res, 503, { error: { code: 'upstream_unreachable', message: 'down', requestId: 'req_503' } });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"balanceUsd": 1');
     });
@@ -249,7 +265,9 @@ describe('pathological servers', () => {
 
   it('uptime with no measurements says so instead of dumping fields', async () => {
     const { startScriptedServer } = await import('../helpers/index.js');
-    const s = await startScriptedServer((_req, res) => json(res, 200, { from: 'a', to: 'b', uptimePercent: null, slotsUp: 0, slotsDown: 0, slotsExcluded: 0, units: [] }));
+    const s = await startScriptedServer((_req, res) =>
+      json(res, 200, { from: 'a', to: 'b', uptimePercent: null, slotsUp: 0, slotsDown: 0, slotsExcluded: 0, units: [] }),
+    );
     try {
       const r = await cli(['me', 'uptime'], { PROXYCTL_BASE_URL: s.url, NO_COLOR: '1' }, true);
       expect(r.code).toBe(0);
@@ -262,7 +280,9 @@ describe('pathological servers', () => {
 
   it('429 with a Retry-After beyond the maximum wait exits 7 saying how long', async () => {
     const { startScriptedServer } = await import('../helpers/index.js');
-    const s = await startScriptedServer((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down', requestId: 'req_429' } }, { 'retry-after': '3600' }));
+    const s = await startScriptedServer((_req, res) =>
+      json(res, 429, { error: { code: 'rate_limited', message: 'slow down', requestId: 'req_429' } }, { 'retry-after': '3600' }),
+    );
     try {
       const r = await cli(['providers'], { PROXYCTL_BASE_URL: s.url });
       expect(r.code).toBe(7);

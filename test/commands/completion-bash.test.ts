@@ -22,15 +22,27 @@ describe('bash completion', () => {
   /** The candidates bash offers for the command line `words` (the last one is being typed). */
   function complete(...words: string[]): string[] {
     const quoted = words.map((w) => `'${w.replace(/'/g, "'\\''")}'`).join(' ');
-    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source "$0"; COMP_WORDS=(${quoted}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _proxyctl; printf '%s\\n' "\${COMPREPLY[@]}"`, script], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      'bash',
+      [
+        '--norc',
+        '--noprofile',
+        '-c',
+        `source "$0"; COMP_WORDS=(${quoted}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _proxyctl; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        script,
+      ],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
     return out.split('\n').filter(Boolean);
   }
 
   it('registers and completes subcommands', () => {
-    expect(execFileSync('bash', ['--norc', '-c', 'source "$0"; complete -p proxyctl', script], { encoding: 'utf8' })).toContain('-F _proxyctl proxyctl');
+    expect(execFileSync('bash', ['--norc', '-c', 'source "$0"; complete -p proxyctl', script], { encoding: 'utf8' })).toContain(
+      '-F _proxyctl proxyctl',
+    );
     expect(complete('proxyctl', 'pro')).toEqual(['profiles', 'providers']);
     expect(complete('proxyctl', 'me', 'username', '')).toEqual(expect.arrayContaining(['set', 'clear']));
   });

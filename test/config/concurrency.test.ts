@@ -5,7 +5,23 @@ import type { ResultPromise } from 'execa';
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerAccount as account, configFile, fileMode as mode, firstLine, type Kit, lockHolder as spawnLockHolder, loginWithStdin, pickPools, proxyctl, readConfig, type ScriptedServer, startKit, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
+import {
+  answerAccount as account,
+  configFile,
+  fileMode as mode,
+  firstLine,
+  type Kit,
+  lockHolder as spawnLockHolder,
+  loginWithStdin,
+  pickPools,
+  proxyctl,
+  readConfig,
+  type ScriptedServer,
+  startKit,
+  startScriptedServer,
+  tempHome,
+  type TempHome,
+} from '../helpers/index.js';
 
 const KEY = 'pk_live_CONCURRENCY_7c1e9a2b4d6f';
 const SLOW_KEY = 'pk_live_SLOW_LOGIN_3b5d7f9a1c2e';
@@ -35,7 +51,7 @@ describe('config writes from parallel processes', () => {
     // Hold every key check until all 10 processes have asked: each has read the config file by
     // then, so a process that writes back what it read would drop the others' profiles.
     const held: ServerResponse[] = [];
-    server = await startScriptedServer((req, res) => {
+    server = await startScriptedServer((_req, res) => {
       held.push(res);
       if (held.length === 10) for (const r of held) account(r);
     });
@@ -84,7 +100,9 @@ describe('config writes from parallel processes', () => {
     kit = await startKit({ balance: 1000, rateLimit: 10_000 });
     const pool = (await pickPools(kit))[0]!.poolId;
     const keys = Array.from({ length: 15 }, (_, i) => `0b6f3c2e-5d4a-4f1b-9c8d-${String(i).padStart(12, '0')}`);
-    const results = await Promise.all(keys.map((k) => kit!.run(['units', 'create', '--pool', pool, '--period', '3h', '--idempotency-key', k, '--json'])));
+    const results = await Promise.all(
+      keys.map((k) => kit!.run(['units', 'create', '--pool', pool, '--period', '3h', '--idempotency-key', k, '--json'])),
+    );
     for (const r of results) expect(r.exitCode, String(r.stderr)).toBe(0);
     const bought = results.map((r) => (JSON.parse(String(r.stdout)) as { proxyRef: string }).proxyRef);
     expect((await kit.state()).units.map((u) => u.proxyRef).sort()).toEqual([...bought].sort());

@@ -4,7 +4,18 @@
 import { readFileSync } from 'node:fs';
 import type { ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerAccount as account, configFile, firstLine, lockHolder as spawnLockHolder, loginWithStdin, proxyctl, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
+import {
+  answerAccount as account,
+  configFile,
+  firstLine,
+  lockHolder as spawnLockHolder,
+  loginWithStdin,
+  proxyctl,
+  type ScriptedServer,
+  startScriptedServer,
+  tempHome,
+  type TempHome,
+} from '../helpers/index.js';
 
 const KEY = 'pk_live_LOCK_TIMEOUT_8d2f4a6c1e3b';
 let home: TempHome | undefined;
@@ -21,7 +32,9 @@ const login = (h: TempHome, url: string, profile: string) => loginWithStdin(h, u
 const lockHolder = (h: TempHome) => (holder = spawnLockHolder(h));
 
 describe('config lock wait bound', () => {
-  it('a lock held by a live process past the wait bound fails with a clear message, exit 2, nothing written', { timeout: 120_000 }, async () => {
+  it('a lock held by a live process past the wait bound fails with a clear message, exit 2, nothing written', {
+    timeout: 120_000,
+  }, async () => {
     home = tempHome();
     server = await startScriptedServer((_req, res) => account(res));
     expect((await login(home, server.url, 'first')).exitCode).toBe(0);
@@ -36,7 +49,9 @@ describe('config lock wait bound', () => {
     expect(lines[0]).toBe(`warning: waiting for the lock on the config file ${configFile(home)}: another proxyctl process is writing it`);
     const err = JSON.parse(lines.at(-1)!) as { error: { code: string; message: string; hint: string } };
     expect(err.error.code).toBe('config_locked');
-    expect(err.error.message).toBe(`the config file ${configFile(home)} is locked by another proxyctl process (waited 30s); nothing was saved`);
+    expect(err.error.message).toBe(
+      `the config file ${configFile(home)} is locked by another proxyctl process (waited 30s); nothing was saved`,
+    );
     expect(err.error.hint).toContain(`rmdir "${configFile(home)}.lock"`);
     expect(readFileSync(configFile(home), 'utf8')).toBe(before);
   });

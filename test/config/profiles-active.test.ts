@@ -1,7 +1,15 @@
 // `profiles list` marks the profile this very invocation would use, and says why: --profile,
 // PROXYCTL_PROFILE, the stored current profile, or the built-in "default".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerAccount, loginWithStdin, proxyctl, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';
+import {
+  answerAccount,
+  loginWithStdin,
+  proxyctl,
+  type ScriptedServer,
+  startScriptedServer,
+  tempHome,
+  type TempHome,
+} from '../helpers/index.js';
 
 const KEY = 'pk_live_PROFILES_ACTIVE_4e8a1c3b5d7f';
 let home: TempHome;
@@ -94,7 +102,9 @@ describe('profiles list marks the profile in use', () => {
       expect((await login('default')).exitCode).toBe(0);
       expect((await proxyctl(['profiles', 'remove', 'other'], { home: h })).exitCode).toBe(0);
       const r = await proxyctl(['profiles', 'list', '--json'], { home: h });
-      expect(pick(JSON.parse(String(r.stdout)) as Row[])).toEqual([{ name: 'default', current: true, active: true, activeBecause: 'default' }]);
+      expect(pick(JSON.parse(String(r.stdout)) as Row[])).toEqual([
+        { name: 'default', current: true, active: true, activeBecause: 'default' },
+      ]);
     } finally {
       h.cleanup();
     }

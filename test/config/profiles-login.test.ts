@@ -48,7 +48,11 @@ describe('login and profiles', () => {
     const r = await cli(['login', '--base-url', api.url, '--api-key-stdin'], { stdin: 'nope-not-a-key' });
     expect(r.code).toBe(3);
     expect(r.err).toContain('nothing was saved');
-    expect(existsSync(join(cfg.configDir, 'config.json')) ? JSON.parse(readFileSync(join(cfg.configDir, 'config.json'), 'utf8')).profiles : undefined).toBeUndefined();
+    expect(
+      existsSync(join(cfg.configDir, 'config.json'))
+        ? JSON.parse(readFileSync(join(cfg.configDir, 'config.json'), 'utf8')).profiles
+        : undefined,
+    ).toBeUndefined();
   });
 
   it('login without a terminal and without --api-key-stdin is a usage error', async () => {
@@ -65,7 +69,10 @@ describe('login and profiles', () => {
     await cli(['login', '--profile', 'work', '--base-url', api.url, '--api-key-stdin'], { stdin: KEY });
     let r = await cli(['profiles', 'list', '--json']);
     const rows = JSON.parse(r.out);
-    expect(rows.map((p: { name: string; current: boolean }) => [p.name, p.current])).toEqual([['default', true], ['work', false]]);
+    expect(rows.map((p: { name: string; current: boolean }) => [p.name, p.current])).toEqual([
+      ['default', true],
+      ['work', false],
+    ]);
     expect(r.out).not.toContain(KEY);
     expect(rows[0].apiKey).toBe(`${KEY.slice(0, 4)}…${KEY.slice(-4)}`);
     r = await cli(['profiles'], { tty: true });

@@ -39,14 +39,19 @@ describe('the built binary', () => {
   it('--help loads none of the heavy modules', async () => {
     const record = join(home.dir, 'imports.txt');
     const hook = fileURLToPath(new URL('../fixtures/record-imports.mjs', import.meta.url));
-    const r = await execa('node', ['--import', hook, BIN, '--help'], { reject: false, env: cleanEnv({ ...home.env, RECORD_IMPORTS: record }) });
+    const r = await execa('node', ['--import', hook, BIN, '--help'], {
+      reject: false,
+      env: cleanEnv({ ...home.env, RECORD_IMPORTS: record }),
+    });
     expect(r.exitCode).toBe(0);
     const loaded = readFileSync(record, 'utf8').split('\n').filter(Boolean);
     expect(loaded.some((u) => u.includes('/dist/cli.js'))).toBe(true);
     expect(loaded.some((u) => u.includes('node_modules/commander/'))).toBe(true);
     // Modules shared by the entry and some command (errors.ts, …) land in a chunk the entry
     // imports statically; only command chunks must stay unloaded.
-    const entryChunks = [...readFileSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)), 'utf8').matchAll(/from "\.\/(chunks\/[^"]+)"/g)].map((m) => `/dist/${m[1]}`);
+    const entryChunks = [
+      ...readFileSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)), 'utf8').matchAll(/from "\.\/(chunks\/[^"]+)"/g),
+    ].map((m) => `/dist/${m[1]}`);
     const commandChunks = loaded.filter((u) => u.includes('/dist/chunks/') && !entryChunks.some((c) => u.endsWith(c)));
     expect(commandChunks).toEqual([]);
     for (const heavy of ['undici', '@inquirer', 'ora', 'cli-table3', 'proper-lockfile', 'write-file-atomic', 'chalk']) {

@@ -13,7 +13,11 @@ describe('account and catalogue against the sandbox', () => {
   let sb: RunningSandbox;
   const outputs: string[] = [];
   const run = async (args: string[], env: Record<string, string | undefined> = {}, input?: string) => {
-    const r = await proxyctl(args, { home, env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: KEY, ...env }, ...(input !== undefined ? { input, stdin: 'pipe' } : {}) });
+    const r = await proxyctl(args, {
+      home,
+      env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: KEY, ...env },
+      ...(input !== undefined ? { input, stdin: 'pipe' } : {}),
+    });
     outputs.push(String(r.stdout), String(r.stderr));
     return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr) };
   };
@@ -46,22 +50,25 @@ describe('account and catalogue against the sandbox', () => {
     expect(boxed.out).toContain('│');
   });
 
-  it.each([['pools'], ['providers'], ['countries'], ['states']])('%s: JSON array of the data, tab-separated table when piped', async (cmd) => {
-    const j = await run([cmd, '--json']);
-    expect(j.code).toBe(0);
-    const items = JSON.parse(j.out) as Record<string, unknown>[];
-    expect(items.length).toBeGreaterThan(0);
-    expect(Object.keys(items[0]!)).toContain('poolCount' in items[0]! ? 'poolCount' : 'poolId');
-    const t = await run([cmd]);
-    expect(t.code).toBe(0);
-    expect(t.out.trim().split('\n')).toHaveLength(items.length);
-    expect(t.out.split('\n')[0]).toContain('\t');
-    const boxed = await run([cmd, '-o', 'table']);
-    expect(boxed.code).toBe(0);
-    expect(boxed.out).toContain('│');
-    const csv = await run([cmd, '-o', 'csv']);
-    expect(csv.out.trim().split('\n')).toHaveLength(items.length + 1);
-  });
+  it.each([['pools'], ['providers'], ['countries'], ['states']])(
+    '%s: JSON array of the data, tab-separated table when piped',
+    async (cmd) => {
+      const j = await run([cmd, '--json']);
+      expect(j.code).toBe(0);
+      const items = JSON.parse(j.out) as Record<string, unknown>[];
+      expect(items.length).toBeGreaterThan(0);
+      expect(Object.keys(items[0]!)).toContain('poolCount' in items[0]! ? 'poolCount' : 'poolId');
+      const t = await run([cmd]);
+      expect(t.code).toBe(0);
+      expect(t.out.trim().split('\n')).toHaveLength(items.length);
+      expect(t.out.split('\n')[0]).toContain('\t');
+      const boxed = await run([cmd, '-o', 'table']);
+      expect(boxed.code).toBe(0);
+      expect(boxed.out).toContain('│');
+      const csv = await run([cmd, '-o', 'csv']);
+      expect(csv.out.trim().split('\n')).toHaveLength(items.length + 1);
+    },
+  );
 
   it('pools filters by country (uppercased) and pools get returns that pool', async () => {
     const all = JSON.parse((await run(['pools', '--json'])).out) as { poolId: string; country: string }[];
@@ -85,7 +92,11 @@ describe('account and catalogue against the sandbox', () => {
     const created = await run(['api', 'POST', '/units', '--data', JSON.stringify({ poolId: pool.poolId, period: '24h' })]);
     expect(created.code).toBe(0);
     const ref = JSON.parse(created.out).proxyRef as string;
-    await fetch(`${sb.baseUrl}/_sandbox/advance`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: '{"seconds":7200}' });
+    await fetch(`${sb.baseUrl}/_sandbox/advance`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: '{"seconds":7200}',
+    });
     const j = await run(['me', 'uptime', '--day', '2', '--json']);
     expect(j.code).toBe(0);
     const body = JSON.parse(j.out);
@@ -147,9 +158,17 @@ describe('account and catalogue against the sandbox', () => {
   });
 
   it('login --api-key-stdin saves a 0600 file in a 0700 dir; a rejected key is not saved', async () => {
-    const bad = await run(['login', '--profile', 'e2e', '--base-url', sb.baseUrl, '--api-key-stdin'], { PROXYCTL_API_KEY: undefined }, 'sk_bad_key_1\n');
+    const bad = await run(
+      ['login', '--profile', 'e2e', '--base-url', sb.baseUrl, '--api-key-stdin'],
+      { PROXYCTL_API_KEY: undefined },
+      'sk_bad_key_1\n',
+    );
     expect(bad.code).toBe(3);
-    const ok = await run(['login', '--profile', 'e2e', '--base-url', sb.baseUrl, '--api-key-stdin', '--json'], { PROXYCTL_API_KEY: undefined }, `${KEY}\n`);
+    const ok = await run(
+      ['login', '--profile', 'e2e', '--base-url', sb.baseUrl, '--api-key-stdin', '--json'],
+      { PROXYCTL_API_KEY: undefined },
+      `${KEY}\n`,
+    );
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.out)).toHaveProperty('balanceUsd');
     const file = join(home.configDir, 'config.json');

@@ -24,10 +24,22 @@ function seedUnits(k: Kit, n: number): void {
   for (let i = 0; i < n; i++) {
     const seq = w.state.nextUnitSeq++;
     const u: UnitRecord = {
-      proxyRef: `PRX-${seq}`, seq, ...placement(pool, seq, 0), protocol: 'socks5',
-      credentials: { username: `user${seq}`, password: `pass${seq}word` }, savedCredentials: null, allowedIps: [],
-      description: `seeded unit ${seq}`, period: '7d', pricePaid: 1, createdAt: now, expiresAt: now + 7 * 86_400_000,
-      lastSwap: null, lastExtended: null, swapCount: 0, releasedAt: null,
+      proxyRef: `PRX-${seq}`,
+      seq,
+      ...placement(pool, seq, 0),
+      protocol: 'socks5',
+      credentials: { username: `user${seq}`, password: `pass${seq}word` },
+      savedCredentials: null,
+      allowedIps: [],
+      description: `seeded unit ${seq}`,
+      period: '7d',
+      pricePaid: 1,
+      createdAt: now,
+      expiresAt: now + 7 * 86_400_000,
+      lastSwap: null,
+      lastExtended: null,
+      swapCount: 0,
+      releasedAt: null,
     };
     w.state.units.set(u.proxyRef, u);
   }
@@ -60,7 +72,13 @@ async function fileAndSlowPipe(name: string, args: string[]) {
     execa('sh', ['-c', toPipe, BIN, ...args], { env: env(), extendEnv: true, timeout: 120_000 }),
   ]);
   const read = (s: string) => readFileSync(f(s), 'utf8');
-  return { file: read('file'), pipe: read('pipe'), fileRc: read('file.rc').trim(), pipeRc: read('pipe.rc').trim(), pipeErr: read('pipe.err') };
+  return {
+    file: read('file'),
+    pipe: read('pipe'),
+    fileRc: read('file.rc').trim(),
+    pipeRc: read('pipe.rc').trim(),
+    pipeErr: read('pipe.err'),
+  };
 }
 
 describe('output through a pipe to a slow reader is complete', () => {

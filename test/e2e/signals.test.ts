@@ -72,7 +72,11 @@ const baseKeyOf = (stderr: string) => /idempotency key ([0-9a-f-]{36})/.exec(std
 
 /** `units create --count 30` (--json unless told), sent SIGINT with 3 units bought and 4 held on the wire. */
 async function interruptedBatch(k: Kit, pool: string, g: Gate, format = ['--json']): Promise<{ child: ResultPromise }> {
-  const child = execa('node', [BIN, 'units', 'create', '--pool', pool, '--period', '3h', '--count', '30', ...format], { reject: false, env: env(k), timeout: 60_000 });
+  const child = execa('node', [BIN, 'units', 'create', '--pool', pool, '--period', '3h', '--count', '30', ...format], {
+    reject: false,
+    env: env(k),
+    timeout: 60_000,
+  });
   await Promise.all([outputUntil(child, 'stderr', (t) => t.includes(`[${PASS_FIRST}/30] created`)), g.held(LANES)]);
   const waiting = outputUntil(child, 'stderr', (t) => t.includes(`letting ${LANES} purchases in flight finish`));
   child.kill('SIGINT');
@@ -104,9 +108,16 @@ describe('signals during a bulk create', () => {
     dir = mkdtempSync(join(tmpdir(), 'proxyctl-signals-'));
     const out = join(dir, 'proxies.txt');
     // exec: the signal goes to proxyctl itself, with its stdout on the file as a user's shell would.
-    const child = execa('sh', ['-c', `exec node "$0" "$@" > '${out}'`, BIN, 'units', 'create', '--pool', pool, '--period', '3h', '--count', '30', '-o', 'conn'], {
-      reject: false, env: env(kit), extendEnv: true, timeout: 60_000,
-    });
+    const child = execa(
+      'sh',
+      ['-c', `exec node "$0" "$@" > '${out}'`, BIN, 'units', 'create', '--pool', pool, '--period', '3h', '--count', '30', '-o', 'conn'],
+      {
+        reject: false,
+        env: env(kit),
+        extendEnv: true,
+        timeout: 60_000,
+      },
+    );
     await Promise.all([outputUntil(child, 'stderr', (t) => t.includes(`[${PASS_FIRST}/30] created`)), gate.held(LANES)]);
     const waiting = outputUntil(child, 'stderr', (t) => t.includes(`SIGTERM received: letting ${LANES} purchases in flight finish`));
     child.kill('SIGTERM');
@@ -130,7 +141,9 @@ describe('signals during a bulk create', () => {
     expect(r.exitCode).toBe(130);
     const s = await kit.state();
     expect(s.units).toHaveLength(PASS_FIRST + LANES);
-    const rows = String(r.stdout).split('\n').filter((l) => /PRX-\d+/.test(l));
+    const rows = String(r.stdout)
+      .split('\n')
+      .filter((l) => /PRX-\d+/.test(l));
     expect(rows.map((l) => /PRX-\d+/.exec(l)![0]).sort()).toEqual(s.units.map((u) => u.proxyRef).sort());
   }, 90_000);
 
@@ -161,9 +174,23 @@ describe('signals during a bulk create', () => {
     });
     const settled = await kit.state();
     expect(settled.units).toHaveLength(PASS_FIRST + LANES);
-    const again = await kit.run(['units', 'create', '--pool', pool, '--period', '3h', '--count', String(PASS_FIRST + LANES), '--idempotency-key', key, '--json']);
+    const again = await kit.run([
+      'units',
+      'create',
+      '--pool',
+      pool,
+      '--period',
+      '3h',
+      '--count',
+      String(PASS_FIRST + LANES),
+      '--idempotency-key',
+      key,
+      '--json',
+    ]);
     expect(again.exitCode).toBe(0);
-    expect((JSON.parse(String(again.stdout)) as { proxyRef: string }[]).map((u) => u.proxyRef).sort()).toEqual(settled.units.map((u) => u.proxyRef).sort());
+    expect((JSON.parse(String(again.stdout)) as { proxyRef: string }[]).map((u) => u.proxyRef).sort()).toEqual(
+      settled.units.map((u) => u.proxyRef).sort(),
+    );
     const after = await kit.state();
     expect(after.balanceUsd).toBe(settled.balanceUsd);
     expect(cents(1000 - after.balanceUsd)).toBe((PASS_FIRST + LANES) * cents(price));

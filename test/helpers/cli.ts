@@ -31,8 +31,21 @@ export function tempHome(): TempHome {
 }
 
 /** Variables from the developer's shell that would change the tool's behaviour. */
-const SCRUB = ['PROXYCTL_API_KEY', 'PROXYCTL_BASE_URL', 'PROXYCTL_PROFILE', 'PROXYCTL_DEBUG', 'NO_COLOR', 'FORCE_COLOR', 'CI',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'];
+const SCRUB = [
+  'PROXYCTL_API_KEY',
+  'PROXYCTL_BASE_URL',
+  'PROXYCTL_PROFILE',
+  'PROXYCTL_DEBUG',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CI',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+];
 
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};

@@ -10,12 +10,20 @@ import { json } from './scripted-server.js';
 
 export const configFile = (h: TempHome) => join(h.configDir, 'config.json');
 export const readConfig = (h: TempHome) =>
-  JSON.parse(readFileSync(configFile(h), 'utf8')) as { currentProfile?: string; profiles?: Record<string, { baseUrl: string; apiKey: string }>; cache?: Record<string, unknown> };
+  JSON.parse(readFileSync(configFile(h), 'utf8')) as {
+    currentProfile?: string;
+    profiles?: Record<string, { baseUrl: string; apiKey: string }>;
+    cache?: Record<string, unknown>;
+  };
 export const fileMode = (p: string) => statSync(p).mode & 0o777;
 
 /** `proxyctl login` with the key on stdin (never argv). */
 export function loginWithStdin(h: TempHome, url: string, profile: string | undefined, key: string) {
-  return proxyctl(['login', ...(profile ? ['--profile', profile] : []), '--base-url', url, '--api-key-stdin'], { home: h, input: `${key}\n`, stdin: 'pipe' } as Parameters<typeof proxyctl>[1]);
+  return proxyctl(['login', ...(profile ? ['--profile', profile] : []), '--base-url', url, '--api-key-stdin'], {
+    home: h,
+    input: `${key}\n`,
+    stdin: 'pipe',
+  } as Parameters<typeof proxyctl>[1]);
 }
 
 /** The GET /account answer login checks a key with. */

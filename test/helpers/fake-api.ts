@@ -14,7 +14,16 @@ const P = '/api/reseller/v1';
 export const FAKE_PRICES = { '3h': 0.9, '12h': 2.1, '24h': 3.5, '7d': 14, '30d': 45 };
 export const FAKE_POOLS = [
   { poolId: 'DE-3', provider: 'Telekom', country: 'DE', state: null, rotation: null, available: true, prices: FAKE_PRICES },
-  { poolId: 'US-12', provider: 'Verizon', country: 'US', state: 'texas', rotation: '10m', available: false, prices: FAKE_PRICES, tier: 'pro' },
+  {
+    poolId: 'US-12',
+    provider: 'Verizon',
+    country: 'US',
+    state: 'texas',
+    rotation: '10m',
+    available: false,
+    prices: FAKE_PRICES,
+    tier: 'pro',
+  },
 ];
 
 export interface FakeApiOptions {
@@ -34,15 +43,49 @@ export async function startFakeApi(opts: FakeApiOptions = {}): Promise<ScriptedS
     if (key !== FAKE_API_KEY) return err(res, 401, 'invalid_api_key', 'Invalid API key');
     const q = url.searchParams;
     if (req.method === 'GET' && path === '/me') {
-      return json(res, 200, { email: 'r@example.com', balanceUsd: 120.5, discountPercent: 15, resellerEnabled: true, units: { active: 2, total: 5 }, prices: FAKE_PRICES, webhook: { url: null, enabled: false }, loyaltyTier: 'gold' });
+      return json(res, 200, {
+        email: 'r@example.com',
+        balanceUsd: 120.5,
+        discountPercent: 15,
+        resellerEnabled: true,
+        units: { active: 2, total: 5 },
+        prices: FAKE_PRICES,
+        webhook: { url: null, enabled: false },
+        loyaltyTier: 'gold',
+      });
     }
-    if (req.method === 'GET' && path === '/account') return json(res, 200, { balanceUsd: 120.5, discountPercent: 15, resellerEnabled: true });
+    if (req.method === 'GET' && path === '/account')
+      return json(res, 200, { balanceUsd: 120.5, discountPercent: 15, resellerEnabled: true });
     if (req.method === 'GET' && path === '/me/uptime') {
       return json(res, 200, {
-        from: '2026-11-20T10:00:00.000Z', to: '2026-11-21T10:00:00.000Z', slotsPerDay: 288, uptimePercent: 97.5, slotsUp: 561, slotsDown: 14, slotsExcluded: 1,
+        from: '2026-11-20T10:00:00.000Z',
+        to: '2026-11-21T10:00:00.000Z',
+        slotsPerDay: 288,
+        uptimePercent: 97.5,
+        slotsUp: 561,
+        slotsDown: 14,
+        slotsExcluded: 1,
         units: [
-          { proxyRef: 'PRX-1', poolId: 'US-12', from: '2026-11-20T10:00:00.000Z', to: '2026-11-21T10:00:00.000Z', uptimePercent: 100, slotsUp: 288, slotsDown: 0, slotsExcluded: 0 },
-          { proxyRef: 'PRX-2', poolId: 'DE-3', from: '2026-11-20T10:00:00.000Z', to: '2026-11-21T10:00:00.000Z', uptimePercent: 95.1, slotsUp: 273, slotsDown: 14, slotsExcluded: 1 },
+          {
+            proxyRef: 'PRX-1',
+            poolId: 'US-12',
+            from: '2026-11-20T10:00:00.000Z',
+            to: '2026-11-21T10:00:00.000Z',
+            uptimePercent: 100,
+            slotsUp: 288,
+            slotsDown: 0,
+            slotsExcluded: 0,
+          },
+          {
+            proxyRef: 'PRX-2',
+            poolId: 'DE-3',
+            from: '2026-11-20T10:00:00.000Z',
+            to: '2026-11-21T10:00:00.000Z',
+            uptimePercent: 95.1,
+            slotsUp: 273,
+            slotsDown: 14,
+            slotsExcluded: 1,
+          },
         ],
       });
     }
@@ -64,8 +107,20 @@ export async function startFakeApi(opts: FakeApiOptions = {}): Promise<ScriptedS
       const found = FAKE_POOLS.find((p) => p.poolId === decodeURIComponent(pool[1]!));
       return found ? json(res, 200, found) : err(res, 404, 'pool_not_found', 'Pool not found');
     }
-    if (req.method === 'GET' && path === '/providers') return json(res, 200, { data: [{ provider: 'Telekom', poolCount: 1 }, { provider: 'Verizon', poolCount: 1 }] });
-    if (req.method === 'GET' && path === '/countries') return json(res, 200, { data: [{ country: 'DE', name: 'Germany', poolCount: 1 }, { country: 'US', name: 'United States', poolCount: 1 }] });
+    if (req.method === 'GET' && path === '/providers')
+      return json(res, 200, {
+        data: [
+          { provider: 'Telekom', poolCount: 1 },
+          { provider: 'Verizon', poolCount: 1 },
+        ],
+      });
+    if (req.method === 'GET' && path === '/countries')
+      return json(res, 200, {
+        data: [
+          { country: 'DE', name: 'Germany', poolCount: 1 },
+          { country: 'US', name: 'United States', poolCount: 1 },
+        ],
+      });
     if (req.method === 'GET' && path === '/states') {
       const all = [{ country: 'US', state: 'texas', poolCount: 1 }];
       const c = q.get('country');

@@ -11,7 +11,9 @@ export interface FakeIO extends IO {
   input(text: string): void;
 }
 
-export function fakeIO(opts: { tty?: boolean; stdinTTY?: boolean; env?: Record<string, string | undefined>; columns?: number } = {}): FakeIO {
+export function fakeIO(
+  opts: { tty?: boolean; stdinTTY?: boolean; env?: Record<string, string | undefined>; columns?: number } = {},
+): FakeIO {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();

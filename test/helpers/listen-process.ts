@@ -20,8 +20,7 @@ export async function spawnListen(args: string[], home: TempHome, env: Record<st
   const waiters = new Set<() => void>();
   child.stdout!.on('data', (c: Buffer) => {
     buffered += c.toString('utf8');
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
       records.push(JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>);
       buffered = buffered.slice(nl + 1);
     }

@@ -15,7 +15,17 @@ export interface Kit {
 
 export interface SandboxState {
   balanceUsd: number;
-  units: { proxyRef: string; poolId: string; status: string; expiresAt: string; pricePaid: number; releasedAt: string | null; ip: string; port: number; credentials: { username: string; password: string } | null }[];
+  units: {
+    proxyRef: string;
+    poolId: string;
+    status: string;
+    expiresAt: string;
+    pricePaid: number;
+    releasedAt: string | null;
+    ip: string;
+    port: number;
+    credentials: { username: string; password: string } | null;
+  }[];
 }
 
 export async function startKit(opts: SandboxOptions = {}): Promise<Kit> {
@@ -25,7 +35,8 @@ export async function startKit(opts: SandboxOptions = {}): Promise<Kit> {
   return {
     sb,
     home,
-    run: (args, extra = {}) => proxyctl(args, { ...extra, home, env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey, ...(extra.env ?? {}) } }),
+    run: (args, extra = {}) =>
+      proxyctl(args, { ...extra, home, env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey, ...(extra.env ?? {}) } }),
     state: async () => (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers })).json()) as SandboxState,
     control: async (path, body) => {
       const r = await fetch(`${sb.baseUrl}/_sandbox${path}`, { method: 'POST', headers, body: JSON.stringify(body) });

@@ -9,7 +9,7 @@ export interface RawResponse {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads any field of any answer
   body: any;
 }
 
@@ -57,7 +57,8 @@ export function errorOf(r: RawResponse): { type: string; code: string; message: 
   if (!e || typeof e.code !== 'string' || typeof e.message !== 'string' || typeof e.type !== 'string') {
     throw new Error(`not an error envelope (HTTP ${r.status}): ${r.text}`);
   }
-  if (e.requestId !== r.headers.get('x-request-id')) throw new Error(`requestId ${e.requestId} differs from header ${r.headers.get('x-request-id')}`);
+  if (e.requestId !== r.headers.get('x-request-id'))
+    throw new Error(`requestId ${e.requestId} differs from header ${r.headers.get('x-request-id')}`);
   return e;
 }
 

@@ -33,7 +33,14 @@ export async function startScriptedServer(handler: ScriptedHandler = () => undef
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const bytes = Buffer.concat(chunks);
-      const rec: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: bytes.toString('utf8'), bytes, at: Date.now() };
+      const rec: RecordedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: bytes.toString('utf8'),
+        bytes,
+        at: Date.now(),
+      };
       requests.push(rec);
       Promise.resolve(handler(rec, res)).catch((e: unknown) => {
         res.statusCode = 500;
@@ -57,7 +64,12 @@ export async function startScriptedServer(handler: ScriptedHandler = () => undef
 
 /** A JSON answer with the API's headers (a fresh request id unless one is given). */
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_test_${Math.random().toString(36).slice(2)}`, 'x-api-version': '1.0.0', ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'x-request-id': `req_test_${Math.random().toString(36).slice(2)}`,
+    'x-api-version': '1.0.0',
+    ...headers,
+  });
   res.end(JSON.stringify(body));
 }
 

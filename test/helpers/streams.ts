@@ -17,8 +17,7 @@ export function jsonLines<T>(child: ResultPromise): JsonLines<T> {
   let wake: (() => void) | undefined;
   child.stdout!.on('data', (c: Buffer) => {
     buf += c.toString('utf8');
-    let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) {
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
       lines.push(JSON.parse(buf.slice(0, nl)) as T);
       buf = buf.slice(nl + 1);
     }
@@ -73,6 +72,9 @@ export function outputUntil(child: ResultPromise, stream: 'stdout' | 'stderr', r
       }
     };
     child[stream]!.on('data', onData);
-    void child.then(() => resolve(text), () => resolve(text));
+    void child.then(
+      () => resolve(text),
+      () => resolve(text),
+    );
   });
 }

@@ -18,9 +18,17 @@ export function inTerminal(env: Record<string, string>, args: string[]) {
   let screen = '';
   let exited = false;
   const waiters = new Set<() => void>();
-  const wake = () => { for (const w of waiters) w(); };
-  child.stdout!.on('data', (c: Buffer) => { screen += c.toString('utf8'); wake(); });
-  void child.finally(() => { exited = true; wake(); });
+  const wake = () => {
+    for (const w of waiters) w();
+  };
+  child.stdout!.on('data', (c: Buffer) => {
+    screen += c.toString('utf8');
+    wake();
+  });
+  void child.finally(() => {
+    exited = true;
+    wake();
+  });
   return {
     child,
     screen: () => screen,
@@ -32,7 +40,10 @@ export function inTerminal(env: Record<string, string>, args: string[]) {
           if (typeof text === 'string' ? rest.includes(text) : text.test(rest)) return done(true);
           if (exited) return done(false);
         };
-        const done = (v: boolean) => { waiters.delete(check); resolve(v); };
+        const done = (v: boolean) => {
+          waiters.delete(check);
+          resolve(v);
+        };
         waiters.add(check);
         check();
       });
@@ -42,4 +53,3 @@ export function inTerminal(env: Record<string, string>, args: string[]) {
     },
   };
 }
-

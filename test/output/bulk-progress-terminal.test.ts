@@ -27,6 +27,7 @@ it('draws a bar with the count, and erases it before the results', async () => {
   expect(screen).toContain('█');
   const between = screen.slice(screen.lastIndexOf('3/3 created'), screen.indexOf(first));
   // The line is erased (CSI K / CSI 2K) before the first connection string is printed.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the erase code is the point
   expect(between).toMatch(/\u001b\[2?K/);
   expect(screen.slice(screen.indexOf(first))).not.toContain('created');
 });

@@ -12,7 +12,9 @@ afterAll(() => kit.close());
 it('an error line: red "error:" and dim details with FORCE_COLOR, plain with NO_COLOR', async () => {
   const coloured = await kit.run(['units', 'get', 'a b'], { env: { FORCE_COLOR: '1' } });
   expect(coloured.exitCode).toBe(2);
-  expect(String(coloured.stderr)).toBe('\u001b[31merror:\u001b[39m invalid unit reference "a b" (expected e.g. PRX-123) \u001b[2m(code usage_error)\u001b[22m');
+  expect(String(coloured.stderr)).toBe(
+    '\u001b[31merror:\u001b[39m invalid unit reference "a b" (expected e.g. PRX-123) \u001b[2m(code usage_error)\u001b[22m',
+  );
   const plain = await kit.run(['units', 'get', 'a b'], { env: { NO_COLOR: '1' } });
   expect(String(plain.stderr)).toBe('error: invalid unit reference "a b" (expected e.g. PRX-123) (code usage_error)');
 });

@@ -9,7 +9,16 @@ const CLEAR = '\u001b[2J\u001b[H';
 const FAKE = '\r\nerror: fake line';
 const C1 = '\u009b31m\u007f';
 
-const POOL = { poolId: `US-1${TITLE}`, provider: `acme${CLEAR}`, country: 'US', state: `NY${FAKE}`, rotation: null, available: true, note: `x${C1}`, [`odd${TITLE}key`]: `odd${CLEAR}value` };
+const POOL = {
+  poolId: `US-1${TITLE}`,
+  provider: `acme${CLEAR}`,
+  country: 'US',
+  state: `NY${FAKE}`,
+  rotation: null,
+  available: true,
+  note: `x${C1}`,
+  [`odd${TITLE}key`]: `odd${CLEAR}value`,
+};
 const UNIT = {
   proxyRef: 'PRX-1',
   poolId: 'US-1',
@@ -22,11 +31,19 @@ const UNIT = {
   expiresAt: '2030-01-01T00:00:00.000Z',
   description: `shop${CLEAR}`,
 };
-const DELIVERY = { id: 'DLV-1', event: `unit.created${TITLE}`, status: 'FAILED', attempts: 6, responseStatus: 500, lastError: `receiver said${CLEAR}${FAKE}`, nextAttemptAt: null };
+const DELIVERY = {
+  id: 'DLV-1',
+  event: `unit.created${TITLE}`,
+  status: 'FAILED',
+  attempts: 6,
+  responseStatus: 500,
+  lastError: `receiver said${CLEAR}${FAKE}`,
+  nextAttemptAt: null,
+};
 const BAD_MESSAGE = `pool is closed${TITLE}${CLEAR}${FAKE}`;
 
 /** Anything a terminal would obey: C0 other than the \n and \t of our own layout, DEL, C1. */
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 let server: ScriptedServer;
@@ -37,12 +54,15 @@ beforeAll(async () => {
   server = await startScriptedServer((req, res) => {
     const path = req.url.replace(/^\/api\/reseller\/v1/, '').replace(/\?.*$/, '');
     if (req.method === 'GET' && path === '/pools') return json(res, 200, { data: [POOL], prices: { '7d': 5 } });
-    if (req.method === 'GET' && path === '/units') return json(res, 200, { data: [UNIT], pagination: { page: 1, pageSize: 50, total: 1, hasNext: false, hasPrev: false } });
-    if (req.method === 'GET' && path === '/webhook/deliveries') return json(res, 200, { data: [DELIVERY], pagination: { page: 1, pageSize: 100, total: 1, hasNext: false, hasPrev: false } });
+    if (req.method === 'GET' && path === '/units')
+      return json(res, 200, { data: [UNIT], pagination: { page: 1, pageSize: 50, total: 1, hasNext: false, hasPrev: false } });
+    if (req.method === 'GET' && path === '/webhook/deliveries')
+      return json(res, 200, { data: [DELIVERY], pagination: { page: 1, pageSize: 100, total: 1, hasNext: false, hasPrev: false } });
     if (req.method === 'GET' && path === '/prices') return json(res, 200, { prices: { '7d': 5 } });
     if (req.method === 'GET' && path === '/account') return json(res, 200, { balanceUsd: 100 });
     if (req.method === 'GET' && path.startsWith('/units/')) return json(res, 200, { ...UNIT, proxyRef: decodeURIComponent(path.slice(7)) });
-    if (req.method === 'POST' && path === '/units/PRX-1/extend') return json(res, 200, { proxyRef: 'PRX-1', expiresAt: '2030-01-08T00:00:00.000Z', extended: true });
+    if (req.method === 'POST' && path === '/units/PRX-1/extend')
+      return json(res, 200, { proxyRef: 'PRX-1', expiresAt: '2030-01-08T00:00:00.000Z', extended: true });
     const rid = `req${TITLE}`;
     return json(res, 400, { error: { type: 'invalid_request_error', code: 'pool_closed', message: BAD_MESSAGE, requestId: rid } });
   });
@@ -58,7 +78,11 @@ afterAll(async () => {
 const run = (args: string[]) => proxyctl(args, { home, env });
 
 describe('fields from the server', () => {
-  it.each([['tsv (piped)', []], ['table', ['-o', 'table']], ['csv', ['-o', 'csv']]])('are escaped in %s output', async (_name, flags) => {
+  it.each([
+    ['tsv (piped)', []],
+    ['table', ['-o', 'table']],
+    ['csv', ['-o', 'csv']],
+  ])('are escaped in %s output', async (_name, flags) => {
     const r = await run(['pools', ...flags]);
     expect(r.exitCode).toBe(0);
     const out = String(r.stdout);
@@ -157,7 +181,11 @@ describe('webhook listen', () => {
     });
     const seen = outputUntil(listen, 'stdout', (o) => o.includes('PRX-7') && o.endsWith('\n'));
     const body = JSON.stringify({ id: 'evt_1', event: 'unit.down', data: { proxyRef: `PRX-7${TITLE}`, reason: `quota${CLEAR}${FAKE}` } });
-    const res = await fetch(url, { method: 'POST', body, headers: { 'x-service-signature': `sha256=${createHmac('sha256', 's1').update(body).digest('hex')}` } });
+    const res = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'x-service-signature': `sha256=${createHmac('sha256', 's1').update(body).digest('hex')}` },
+    });
     expect(res.status).toBe(200);
     const out = await seen;
     listen.kill('SIGINT');

@@ -30,7 +30,7 @@ describe('escapeControl', () => {
 
 describe('escapeDeep', () => {
   it('escapes every string and key of a value, keeping numbers, booleans and null', () => {
-    const v = { name: 'x\u001by', n: 3, ok: false, none: null, list: ['a\rb', 1], nested: { ['k\u0007']: 'v\u009b' } };
+    const v = { name: 'x\u001by', n: 3, ok: false, none: null, list: ['a\rb', 1], nested: { 'k\u0007': 'v\u009b' } };
     expect(escapeDeep(v)).toEqual({ name: 'x\\x1by', n: 3, ok: false, none: null, list: ['a\\rb', 1], nested: { 'k\\x07': 'v\\x9b' } });
     expect(v.name).toBe('x\u001by');
   });

@@ -29,7 +29,12 @@ describe('authentication (§5)', () => {
   });
 
   it('the reseller-disabled key is 403 reseller_disabled on every operation', async () => {
-    for (const [m, p] of [['GET', '/me'], ['GET', '/pools'], ['POST', '/units'], ['GET', '/webhook']] as const) {
+    for (const [m, p] of [
+      ['GET', '/me'],
+      ['GET', '/pools'],
+      ['POST', '/units'],
+      ['GET', '/webhook'],
+    ] as const) {
       const r = await call(sb, m, p, { key: sb.disabledApiKey, body: m === 'POST' ? { poolId: 'US-11', period: '3h' } : undefined });
       expect(r.status).toBe(403);
       expect(errorOf(r)).toMatchObject({ code: 'reseller_disabled', type: 'permission_error' });
@@ -42,7 +47,10 @@ describe('authentication (§5)', () => {
       const none = await call(sb, r.method, path, { key: null, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
       expect(none.status, `${r.method} ${path}`).toBe(401);
       expect(errorOf(none).code).toBe('invalid_api_key');
-      const off = await call(sb, r.method, path, { key: sb.disabledApiKey, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      const off = await call(sb, r.method, path, {
+        key: sb.disabledApiKey,
+        body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      });
       expect(off.status, `${r.method} ${path}`).toBe(403);
       expect(errorOf(off).code).toBe('reseller_disabled');
     }
@@ -56,7 +64,12 @@ describe('authentication (§5)', () => {
 
 describe('headers on every response (§1, §8)', () => {
   it('success and error responses carry X-Request-Id (unique), X-API-Version and the rate headers', async () => {
-    const responses = await Promise.all([call(sb, 'GET', '/prices'), call(sb, 'GET', '/prices'), call(sb, 'GET', '/me', { key: null }), call(sb, 'GET', '/units/PRX-999')]);
+    const responses = await Promise.all([
+      call(sb, 'GET', '/prices'),
+      call(sb, 'GET', '/prices'),
+      call(sb, 'GET', '/me', { key: null }),
+      call(sb, 'GET', '/units/PRX-999'),
+    ]);
     const ids = new Set<string>();
     for (const r of responses) {
       const id = r.headers.get('x-request-id');

@@ -10,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-
 describe('catalogue', () => {
   it('prices are the list prices with the discount applied', async () => {
     const r = await call(sb, 'GET', '/prices');
@@ -71,7 +70,15 @@ describe('catalogue', () => {
 describe('account and uptime', () => {
   it('the snapshot has every field of §2.9', async () => {
     const r = await call(sb, 'GET', '/me');
-    expect(r.body).toMatchObject({ email: expect.any(String), balanceUsd: 1000, discountPercent: 20, resellerEnabled: true, units: { active: 0, total: 0 }, prices: { '24h': 4 }, webhook: { url: null, enabled: false } });
+    expect(r.body).toMatchObject({
+      email: expect.any(String),
+      balanceUsd: 1000,
+      discountPercent: 20,
+      resellerEnabled: true,
+      units: { active: 0, total: 0 },
+      prices: { '24h': 4 },
+      webhook: { url: null, enabled: false },
+    });
   });
 
   it('uptime scores each unit over its own lifetime inside the window, 288 slots a day', async () => {

@@ -35,7 +35,10 @@ describe('proxyctl sandbox', () => {
   });
 
   it('human output shows the keys and the export hint; flags configure the keys', async () => {
-    const child = execa('node', [BIN, 'sandbox', '--port', '0', '--api-key', 'sk_sandbox_main_custom', '--balance', '5'], { reject: false, env: cleanEnv(home.env) });
+    const child = execa('node', [BIN, 'sandbox', '--port', '0', '--api-key', 'sk_sandbox_main_custom', '--balance', '5'], {
+      reject: false,
+      env: cleanEnv(home.env),
+    });
     let out = '';
     await new Promise<void>((resolve) => {
       child.stdout!.on('data', (c: Buffer) => {

@@ -21,7 +21,11 @@ async function fire(body: Record<string, unknown>) {
   const r = await call(sb, 'POST', '/_sandbox/trigger', { body });
   expect(r.status, r.text).toBe(202);
   const id = r.body.deliveries[0]?.eventId as string;
-  const mine = () => rx.received.slice(n).map((x) => JSON.parse(x.raw) as { id: string; event: string; data: Record<string, unknown> }).find((p) => p.id === id);
+  const mine = () =>
+    rx.received
+      .slice(n)
+      .map((x) => JSON.parse(x.raw) as { id: string; event: string; data: Record<string, unknown> })
+      .find((p) => p.id === id);
   await pollUntil(() => mine() !== undefined);
   return { reply: r.body, payload: mine()! };
 }
@@ -52,16 +56,27 @@ describe('operator events through /_sandbox/trigger', () => {
   it('server.down lists the affected units; server.ip_changed moves them to the new IP', async () => {
     const u = (await buy(sb, { poolId: 'NL-11' })).body;
     const down = await fire({ event: 'server.down', poolId: 'NL-11', reason: 'maintenance' });
-    expect(down.payload.data).toEqual({ poolCode: 'NL-11', reason: 'maintenance', affectedUnits: [{ proxyRef: u.proxyRef, ip: u.ip, port: u.port }] });
+    expect(down.payload.data).toEqual({
+      poolCode: 'NL-11',
+      reason: 'maintenance',
+      affectedUnits: [{ proxyRef: u.proxyRef, ip: u.ip, port: u.port }],
+    });
     const moved = await fire({ event: 'server.ip_changed', poolId: 'NL-11', newIp: '203.0.113.99' });
-    expect(moved.payload.data).toEqual({ poolCode: 'NL-11', newIp: '203.0.113.99', oldIp: u.ip, affectedUnits: [{ proxyRef: u.proxyRef, ip: '203.0.113.99', port: u.port }] });
+    expect(moved.payload.data).toEqual({
+      poolCode: 'NL-11',
+      newIp: '203.0.113.99',
+      oldIp: u.ip,
+      affectedUnits: [{ proxyRef: u.proxyRef, ip: '203.0.113.99', port: u.port }],
+    });
     expect((await call(sb, 'GET', `/units/${u.proxyRef}`)).body.ip).toBe('203.0.113.99');
   });
 
   it('rejects unknown events and missing units or pools', async () => {
     expect(errorOf(await call(sb, 'POST', '/_sandbox/trigger', { body: { event: 'unit.exploded' } })).code).toBe('validation_error');
     expect((await call(sb, 'POST', '/_sandbox/trigger', { body: { event: 'unit.down', proxyRef: 'PRX-999999' } })).status).toBe(404);
-    expect(errorOf(await call(sb, 'POST', '/_sandbox/trigger', { body: { event: 'server.down', poolId: 'XX-1' } })).code).toBe('pool_not_found');
+    expect(errorOf(await call(sb, 'POST', '/_sandbox/trigger', { body: { event: 'server.down', poolId: 'XX-1' } })).code).toBe(
+      'pool_not_found',
+    );
   });
 
   it('requires the main key', async () => {
@@ -134,7 +149,12 @@ describe('clock', () => {
 
   it('the state dump shows everything, released and expired included', async () => {
     const s = (await call(sb, 'GET', '/_sandbox/state')).body;
-    expect(s).toMatchObject({ now: expect.any(String), balanceUsd: expect.any(Number), idempotency: expect.any(Number), webhook: { url: rx.url, enabled: true } });
+    expect(s).toMatchObject({
+      now: expect.any(String),
+      balanceUsd: expect.any(Number),
+      idempotency: expect.any(Number),
+      webhook: { url: rx.url, enabled: true },
+    });
     expect(s.units.some((u: { status: string }) => u.status === 'EXPIRED')).toBe(true);
     expect(s.deliveries.length).toBeGreaterThan(0);
   });

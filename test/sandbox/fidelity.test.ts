@@ -34,7 +34,11 @@ describe('uptime window (spec §4.1)', () => {
 
   it('to in the future is clamped to now; a window over 30 days is clamped to the 30 days ending at to', async () => {
     const now = await sandboxNow();
-    const future = await call(sb, 'GET', `/me/uptime?from=${new Date(now - 3600_000).toISOString()}&to=${new Date(now + 5 * DAY).toISOString()}`);
+    const future = await call(
+      sb,
+      'GET',
+      `/me/uptime?from=${new Date(now - 3600_000).toISOString()}&to=${new Date(now + 5 * DAY).toISOString()}`,
+    );
     expect(future.status).toBe(200);
     expect(Date.parse(future.body.to as string)).toBeLessThan(now + DAY);
     const to = new Date(now - DAY);
@@ -65,11 +69,19 @@ describe('Content-Type (spec §1)', () => {
 
   it('a body without Content-Type: application/json is 400 invalid_content_type, and nothing is bought', async () => {
     const before = await call(sb, 'GET', '/_sandbox/state');
-    for (const headers of [{} as Record<string, string>, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ]) {
       const r = await post(headers);
       expect(r.status, JSON.stringify(headers)).toBe(400);
       const body = (await r.json()) as { error: { code: string; type: string; requestId: string } };
-      expect(body.error).toMatchObject({ code: 'invalid_content_type', type: 'invalid_request_error', requestId: r.headers.get('x-request-id') });
+      expect(body.error).toMatchObject({
+        code: 'invalid_content_type',
+        type: 'invalid_request_error',
+        requestId: r.headers.get('x-request-id'),
+      });
     }
     const after = await call(sb, 'GET', '/_sandbox/state');
     expect(after.body.balanceUsd).toBe(before.body.balanceUsd);
@@ -81,7 +93,7 @@ describe('Content-Type (spec §1)', () => {
   });
 
   it('the client sends it on every request with a body (built binary against a recording server)', async () => {
-    const seen = await startScriptedServer((req, res) => {
+    const seen = await startScriptedServer((_req, res) => {
       res.writeHead(201, { 'content-type': 'application/json', 'x-request-id': 'req_1', 'x-api-version': '1.0.0' });
       res.end(JSON.stringify({ ok: true }));
     });

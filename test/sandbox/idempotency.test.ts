@@ -71,7 +71,7 @@ describe('Idempotency-Key', () => {
     expect((await buy(sb, {}, { 'idempotency-key': key })).status).toBe(201);
   });
 
-  it('a refunded 503 is the key\'s result: a retry replays it without running the engine again', async () => {
+  it("a refunded 503 is the key's result: a retry replays it without running the engine again", async () => {
     const key = randomUUID();
     const before = await balance();
     const units = await unitCount();

@@ -27,7 +27,16 @@ interface State {
 
 /** `proxyctl sandbox` on a state file, as its own process. */
 function spawnOnState(file: string, engineDelayMs: number): Promise<RunningSandbox> {
-  return spawnSandbox(home, ['--state', file, '--balance', String(START_BALANCE), '--engine-delay', String(engineDelayMs), '--rate-limit', '10000']);
+  return spawnSandbox(home, [
+    '--state',
+    file,
+    '--balance',
+    String(START_BALANCE),
+    '--engine-delay',
+    String(engineDelayMs),
+    '--rate-limit',
+    '10000',
+  ]);
 }
 
 async function state(sb: RunningSandbox): Promise<State> {

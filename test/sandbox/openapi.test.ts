@@ -16,7 +16,10 @@ afterAll(async () => {
   await alt.close();
 });
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; requestBody?: unknown; responses: Record<string, unknown> }>> };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; requestBody?: unknown; responses: Record<string, unknown> }>>;
+};
 const fetchDoc = async (s: Sandbox) => (await call(s, 'GET', '/openapi.json', { key: null })).body as Doc;
 
 describe('openapi.json', () => {
@@ -53,14 +56,25 @@ describe('openapi.json', () => {
   it('declares the three unshown operations where they are served, and the client rules find them', async () => {
     for (const [s, pin, usage, test] of [
       [sb, ['put', '/api/reseller/v1/me/proxy-username'], '/api/reseller/v1/units/{proxyRef}/usage', '/api/reseller/v1/webhook/test'],
-      [alt, ['post', '/api/reseller/v1/account/fixed-login'], '/api/reseller/v1/units/{proxyRef}/traffic', '/api/reseller/v1/webhook/send-test'],
+      [
+        alt,
+        ['post', '/api/reseller/v1/account/fixed-login'],
+        '/api/reseller/v1/units/{proxyRef}/traffic',
+        '/api/reseller/v1/webhook/send-test',
+      ],
     ] as const) {
       const doc = await fetchDoc(s);
       // The discovery rules of the CLI contract, applied independently here.
       const ops = Object.entries(doc.paths).flatMap(([path, o]) => Object.entries(o).map(([method, op]) => ({ path, method, op })));
-      const pinOp = ops.find((x) => JSON.stringify(x.op.requestBody ?? {}).includes('ProxyUsername') || JSON.stringify(x.op.requestBody ?? {}).includes('proxyUsername'));
+      const pinOp = ops.find(
+        (x) =>
+          JSON.stringify(x.op.requestBody ?? {}).includes('ProxyUsername') ||
+          JSON.stringify(x.op.requestBody ?? {}).includes('proxyUsername'),
+      );
       expect([pinOp?.method, pinOp?.path]).toEqual(pin);
-      const usageOp = ops.find((x) => x.method === 'get' && /\/units\/\{[^}]+\}\//.test(x.path) && /usage|traffic/i.test(`${x.op.operationId} ${x.path}`));
+      const usageOp = ops.find(
+        (x) => x.method === 'get' && /\/units\/\{[^}]+\}\//.test(x.path) && /usage|traffic/i.test(`${x.op.operationId} ${x.path}`),
+      );
       expect(usageOp?.path).toBe(usage);
       const testOp = ops.find((x) => x.method === 'post' && x.path.includes('/webhook/') && /test/i.test(`${x.op.operationId} ${x.path}`));
       expect(testOp?.path).toBe(test);
@@ -71,7 +85,9 @@ describe('openapi.json', () => {
     const u = (await call(alt, 'POST', '/units', { body: { poolId: 'US-11', period: '3h' } })).body;
     expect((await call(alt, 'GET', `/units/${u.proxyRef}/traffic`)).body.mode).toBe('pool');
     expect((await call(alt, 'GET', `/units/${u.proxyRef}/usage`)).status).toBe(404);
-    expect((await call(alt, 'POST', '/account/fixed-login', { body: { proxyUsername: 'altuser' } })).body).toEqual({ proxyUsername: 'altuser' });
+    expect((await call(alt, 'POST', '/account/fixed-login', { body: { proxyUsername: 'altuser' } })).body).toEqual({
+      proxyUsername: 'altuser',
+    });
     expect((await call(alt, 'PUT', '/me/proxy-username', { body: { proxyUsername: 'x' } })).status).toBe(404);
     expect((await call(alt, 'POST', '/webhook/send-test')).status).toBe(409);
   });

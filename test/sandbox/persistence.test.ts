@@ -23,7 +23,11 @@ describe('persistence', () => {
     await a.close();
     const b = await startFastSandbox({ stateFile: file, balance: 5 });
     try {
-      expect((await call(b, 'GET', `/units/${u.proxyRef}`)).body).toMatchObject({ proxyRef: u.proxyRef, credentials: u.credentials, expiresAt: u.expiresAt });
+      expect((await call(b, 'GET', `/units/${u.proxyRef}`)).body).toMatchObject({
+        proxyRef: u.proxyRef,
+        credentials: u.credentials,
+        expiresAt: u.expiresAt,
+      });
       expect((await call(b, 'GET', '/account')).body.balanceUsd).toBe(balance);
       expect((await call(b, 'GET', '/webhook')).body.url).toBe('https://hooks.example.com/x');
       const replay = await call(b, 'POST', '/units', { body: { poolId: 'US-11', period: '7d' }, headers: { 'idempotency-key': key } });

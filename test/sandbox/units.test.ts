@@ -19,7 +19,15 @@ describe('create (POST /units)', () => {
     const p = await prices();
     const r = await buy(sb, { poolId: 'US-11', period: '7d' });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ proxyRef: expect.stringMatching(/^PRX-\d+$/), poolId: 'US-11', status: 'ACTIVE', protocol: 'socks5', swapCount: 0, lastSwap: null, lastExtended: null });
+    expect(r.body).toMatchObject({
+      proxyRef: expect.stringMatching(/^PRX-\d+$/),
+      poolId: 'US-11',
+      status: 'ACTIVE',
+      protocol: 'socks5',
+      swapCount: 0,
+      lastSwap: null,
+      lastExtended: null,
+    });
     expect(r.body.credentials).toEqual({ username: expect.any(String), password: expect.any(String) });
     expect(r.body.expiresIn).toBe(7 * 86400);
     expect(Date.parse(r.body.expiresAt) - Date.parse(r.body.createdAt)).toBe(7 * 86400 * 1000);
@@ -105,7 +113,14 @@ describe('the fixed proxy username (PUT /me/proxy-username)', () => {
     expect((await buy(sb)).body.credentials.username).not.toBe('reseller7');
   });
 
-  it.each([{ proxyUsername: 'ab' }, { proxyUsername: 'a'.repeat(33) }, { proxyUsername: 'has space' }, { proxyUsername: 'a:b' }, { proxyUsername: 'a@b' }, {}])('rejects %j with 400', async (body) => {
+  it.each([
+    { proxyUsername: 'ab' },
+    { proxyUsername: 'a'.repeat(33) },
+    { proxyUsername: 'has space' },
+    { proxyUsername: 'a:b' },
+    { proxyUsername: 'a@b' },
+    {},
+  ])('rejects %j with 400', async (body) => {
     const r = await call(sb, 'PUT', '/me/proxy-username', { body });
     expect(r.status).toBe(400);
     expect(errorOf(r).code).toBe('validation_error');
@@ -116,7 +131,13 @@ describe('list, get, expiry', () => {
   it('lists sorted by poolId, hides expired unless asked, filters and paginates', async () => {
     const s = await startFastSandbox();
     try {
-      for (const [poolId, period] of [['US-12', '3h'], ['GB-11', '24h'], ['US-11', '3h'], ['FR-11', '7d'], ['GB-11', '3h']] as const) {
+      for (const [poolId, period] of [
+        ['US-12', '3h'],
+        ['GB-11', '24h'],
+        ['US-11', '3h'],
+        ['FR-11', '7d'],
+        ['GB-11', '3h'],
+      ] as const) {
         expect((await call(s, 'POST', '/units', { body: { poolId, period } })).status).toBe(201);
       }
       let r = await call(s, 'GET', '/units');
@@ -145,15 +166,28 @@ describe('list, get, expiry', () => {
     }
   });
 
-  it.each(['page=0', 'pageSize=0', 'pageSize=201', 'expiringWithinHours=0', 'status=GONE', 'includeExpired=maybe', 'page=x'])('rejects %s with 400', async (q) => {
-    const r = await call(sb, 'GET', `/units?${q}`);
-    expect(r.status).toBe(400);
-    expect(errorOf(r).code).toBe('validation_error');
-  });
+  it.each(['page=0', 'pageSize=0', 'pageSize=201', 'expiringWithinHours=0', 'status=GONE', 'includeExpired=maybe', 'page=x'])(
+    'rejects %s with 400',
+    async (q) => {
+      const r = await call(sb, 'GET', `/units?${q}`);
+      expect(r.status).toBe(400);
+      expect(errorOf(r).code).toBe('validation_error');
+    },
+  );
 
   it('an unknown unit is 404 unit_not_found', async () => {
-    for (const [m, p] of [['GET', '/units/PRX-0'], ['PATCH', '/units/PRX-0'], ['DELETE', '/units/PRX-0'], ['POST', '/units/PRX-0/extend'], ['POST', '/units/PRX-0/swap'], ['POST', '/units/PRX-0/change-protocol'], ['GET', '/units/PRX-0/usage']] as const) {
-      const r = await call(sb, m, p, { body: m === 'GET' || m === 'DELETE' ? undefined : { period: '3h', newPoolId: 'US-11', newProtocol: 'http' } });
+    for (const [m, p] of [
+      ['GET', '/units/PRX-0'],
+      ['PATCH', '/units/PRX-0'],
+      ['DELETE', '/units/PRX-0'],
+      ['POST', '/units/PRX-0/extend'],
+      ['POST', '/units/PRX-0/swap'],
+      ['POST', '/units/PRX-0/change-protocol'],
+      ['GET', '/units/PRX-0/usage'],
+    ] as const) {
+      const r = await call(sb, m, p, {
+        body: m === 'GET' || m === 'DELETE' ? undefined : { period: '3h', newPoolId: 'US-11', newProtocol: 'http' },
+      });
       expect(r.status, `${m} ${p}`).toBe(404);
       expect(errorOf(r)).toMatchObject({ code: 'unit_not_found', type: 'not_found_error' });
     }
@@ -163,7 +197,9 @@ describe('list, get, expiry', () => {
 describe('modify, release', () => {
   it('PATCH changes credentials and description, and answers modified: true for a valid no-op too', async () => {
     const u = (await buy(sb)).body;
-    let r = await call(sb, 'PATCH', `/units/${u.proxyRef}`, { body: { description: 'shop #4', credentials: { username: 'newuser', password: 'newpass1' } } });
+    let r = await call(sb, 'PATCH', `/units/${u.proxyRef}`, {
+      body: { description: 'shop #4', credentials: { username: 'newuser', password: 'newpass1' } },
+    });
     expect(r.body).toEqual({ proxyRef: u.proxyRef, modified: true });
     const got = (await call(sb, 'GET', `/units/${u.proxyRef}`)).body;
     expect(got).toMatchObject({ description: 'shop #4', credentials: { username: 'newuser', password: 'newpass1' } });
@@ -204,7 +240,11 @@ describe('extend, swap, change-protocol, usage', () => {
     const before = await balance();
     const r = await call(sb, 'POST', `/units/${u.proxyRef}/extend`, { body: { period: '12h' } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ proxyRef: u.proxyRef, expiresAt: new Date(Date.parse(u.expiresAt) + 12 * 3600_000).toISOString(), extended: true });
+    expect(r.body).toEqual({
+      proxyRef: u.proxyRef,
+      expiresAt: new Date(Date.parse(u.expiresAt) + 12 * 3600_000).toISOString(),
+      extended: true,
+    });
     expect(await balance()).toBeCloseTo(before - p['12h']!, 2);
     expect((await call(sb, 'GET', `/units/${u.proxyRef}`)).body.lastExtended).not.toBeNull();
     const bad = await call(sb, 'POST', `/units/${u.proxyRef}/extend`, { body: {} });
@@ -258,7 +298,13 @@ describe('extend, swap, change-protocol, usage', () => {
     const before = await balance();
     const r = await call(sb, 'POST', `/units/${u.proxyRef}/swap`, { body: { newPoolId: 'GB-11' } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ proxyRef: u.proxyRef, poolId: 'GB-11', protocol: 'socks5', credentials: u.credentials, expiresAt: u.expiresAt });
+    expect(r.body).toMatchObject({
+      proxyRef: u.proxyRef,
+      poolId: 'GB-11',
+      protocol: 'socks5',
+      credentials: u.credentials,
+      expiresAt: u.expiresAt,
+    });
     expect(Object.keys(r.body).sort()).toEqual(['credentials', 'expiresAt', 'ip', 'poolId', 'port', 'protocol', 'provider', 'proxyRef']);
     expect(await balance()).toBe(before);
     const got = (await call(sb, 'GET', `/units/${u.proxyRef}`)).body;
@@ -279,11 +325,21 @@ describe('extend, swap, change-protocol, usage', () => {
     expect(errorOf(bad).code).toBe('protocol_invalid');
     const noIp = await call(sb, 'POST', `/units/${u.proxyRef}/change-protocol`, { body: { newProtocol: 'http_noauth' } });
     expect(errorOf(noIp).code).toBe('allowed_ips_invalid');
-    const two = await call(sb, 'POST', `/units/${u.proxyRef}/change-protocol`, { body: { newProtocol: 'http_noauth', allowedIps: ['1.1.1.1', '2.2.2.2'] } });
+    const two = await call(sb, 'POST', `/units/${u.proxyRef}/change-protocol`, {
+      body: { newProtocol: 'http_noauth', allowedIps: ['1.1.1.1', '2.2.2.2'] },
+    });
     expect(errorOf(two).code).toBe('allowed_ips_invalid');
-    const r = await call(sb, 'POST', `/units/${u.proxyRef}/change-protocol`, { body: { newProtocol: 'http_noauth', allowedIps: ['1.1.1.1'] } });
+    const r = await call(sb, 'POST', `/units/${u.proxyRef}/change-protocol`, {
+      body: { newProtocol: 'http_noauth', allowedIps: ['1.1.1.1'] },
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ proxyRef: u.proxyRef, protocol: 'http_noauth', allowedIps: ['1.1.1.1'], expiresAt: u.expiresAt, poolId: u.poolId });
+    expect(r.body).toMatchObject({
+      proxyRef: u.proxyRef,
+      protocol: 'http_noauth',
+      allowedIps: ['1.1.1.1'],
+      expiresAt: u.expiresAt,
+      poolId: u.poolId,
+    });
     const back = await call(sb, 'POST', `/units/${u.proxyRef}/change-protocol`, { body: { newProtocol: 'http' } });
     expect(back.body).toMatchObject({ protocol: 'http', allowedIps: [], credentials: u.credentials });
   });

@@ -30,7 +30,10 @@ function verify(raw: string, header: string | string[] | undefined, key = secret
   return got.length === expected.length && timingSafeEqual(got, expected);
 }
 
-const eventsAfter = (n: number) => rx.received.slice(n).map((x) => JSON.parse(x.raw) as { id: string; event: string; occurredAt: string; data: Record<string, unknown>; test?: boolean });
+const eventsAfter = (n: number) =>
+  rx.received
+    .slice(n)
+    .map((x) => JSON.parse(x.raw) as { id: string; event: string; occurredAt: string; data: Record<string, unknown>; test?: boolean });
 
 describe('webhook configuration', () => {
   it('PATCH returns url, secret, enabled; GET returns the same; DELETE disables', async () => {
@@ -46,11 +49,14 @@ describe('webhook configuration', () => {
     expect((await call(sb, 'PATCH', '/webhook', { body: { url: null } })).body).toEqual({ url: null, secret: null, enabled: false });
   });
 
-  it.each(['http://hooks.example.com/x', 'ftp://127.0.0.1/x', 'not a url', 42])('rejects url %j with 400 webhook_url_invalid', async (url) => {
-    const r = await call(sb, 'PATCH', '/webhook', { body: { url } });
-    expect(r.status).toBe(400);
-    expect(errorOf(r).code).toBe('webhook_url_invalid');
-  });
+  it.each(['http://hooks.example.com/x', 'ftp://127.0.0.1/x', 'not a url', 42])(
+    'rejects url %j with 400 webhook_url_invalid',
+    async (url) => {
+      const r = await call(sb, 'PATCH', '/webhook', { body: { url } });
+      expect(r.status).toBe(400);
+      expect(errorOf(r).code).toBe('webhook_url_invalid');
+    },
+  );
 
   it('the test operation without a webhook is 409 webhook_not_configured', async () => {
     await call(sb, 'DELETE', '/webhook');
@@ -72,7 +78,9 @@ describe('deliveries', () => {
     await pollUntil(() => rx.received.length >= n + 6);
     await sb.deliveriesIdle();
     const got = eventsAfter(n).sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
-    expect(new Set(got.map((e) => e.event))).toEqual(new Set(['unit.created', 'unit.extended', 'unit.swapped', 'unit.protocol_changed', 'unit.modified', 'unit.released']));
+    expect(new Set(got.map((e) => e.event))).toEqual(
+      new Set(['unit.created', 'unit.extended', 'unit.swapped', 'unit.protocol_changed', 'unit.modified', 'unit.released']),
+    );
     const created = got.find((e) => e.event === 'unit.created')!;
     expect(created.data).toEqual({ proxyRef: u.proxyRef, poolId: 'US-11', period: '3h', pricePaid: expect.any(Number) });
     expect(created.id).toMatch(/^evt_/);
@@ -102,13 +110,29 @@ describe('deliveries', () => {
     const n = rx.received.length;
     const r = await call(sb, 'POST', '/webhook/test');
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ id: expect.stringMatching(/^dlv_/), event: 'unit.created', url: rx.url, status: 'PENDING', attempts: 0, maxAttempts: 6, responseStatus: null, deliveredAt: null });
+    expect(r.body).toMatchObject({
+      id: expect.stringMatching(/^dlv_/),
+      event: 'unit.created',
+      url: rx.url,
+      status: 'PENDING',
+      attempts: 0,
+      maxAttempts: 6,
+      responseStatus: null,
+      deliveredAt: null,
+    });
     await pollUntil(() => eventsAfter(n).some((x) => x.id === r.body.eventId));
     const e = eventsAfter(n).find((x) => x.id === r.body.eventId)!;
     expect(e).toMatchObject({ event: 'unit.created', test: true, data: { proxyRef: expect.any(String), period: '24h' } });
     await sb.deliveriesIdle();
     const log = await call(sb, 'GET', '/webhook/deliveries?pageSize=1');
-    expect(log.body.data[0]).toMatchObject({ id: r.body.id, status: 'DELIVERED', attempts: 1, responseStatus: 200, lastError: null, nextAttemptAt: null });
+    expect(log.body.data[0]).toMatchObject({
+      id: r.body.id,
+      status: 'DELIVERED',
+      attempts: 1,
+      responseStatus: 200,
+      lastError: null,
+      nextAttemptAt: null,
+    });
     expect(log.body.data[0].deliveredAt).not.toBeNull();
   });
 
@@ -133,7 +157,9 @@ describe('deliveries', () => {
     for (let attempt = 1; attempt <= 6; attempt++) {
       await pollUntil(() => mine().length >= attempt);
       await sb.deliveriesIdle();
-      const rec = (await call(sb, 'GET', '/webhook/deliveries?status=' + (attempt < 6 ? 'PENDING' : 'FAILED'))).body.data.find((x: { id: string }) => x.id === d.id);
+      const rec = (await call(sb, 'GET', `/webhook/deliveries?status=${attempt < 6 ? 'PENDING' : 'FAILED'}`)).body.data.find(
+        (x: { id: string }) => x.id === d.id,
+      );
       expect(rec).toMatchObject({ attempts: attempt, responseStatus: 500, lastError: 'receiver answered HTTP 500' });
       if (attempt < 6) {
         const wait = Date.parse(rec.nextAttemptAt) - Date.parse((await call(sb, 'GET', '/_sandbox/state')).body.now);
@@ -162,7 +188,10 @@ describe('deliveries', () => {
     try {
       await call(fast, 'PATCH', '/webhook', { body: { url: dead.url } });
       const d = (await call(fast, 'POST', '/webhook/test')).body;
-      await pollUntil(async () => (await call(fast, 'GET', '/webhook/deliveries?status=FAILED')).body.data.some((x: { id: string }) => x.id === d.id), 10_000);
+      await pollUntil(
+        async () => (await call(fast, 'GET', '/webhook/deliveries?status=FAILED')).body.data.some((x: { id: string }) => x.id === d.id),
+        10_000,
+      );
       expect(dead.received).toHaveLength(6);
       // 1m, 5m, 30m, 2h, 6h at 36,000x are about 2, 8, 50, 200 and 600 ms of real time.
       const gaps = dead.received.slice(1).map((r, i) => r.at - dead.received[i]!.at);
@@ -177,7 +206,11 @@ describe('deliveries', () => {
   it('a receiver that does not answer in time counts as a failed attempt', async () => {
     rx.respond = 'hang';
     const d = (await call(sb, 'POST', '/webhook/test')).body;
-    await pollUntil(async () => (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.some((x: { id: string; attempts: number }) => x.id === d.id && x.attempts === 1));
+    await pollUntil(async () =>
+      (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.some(
+        (x: { id: string; attempts: number }) => x.id === d.id && x.attempts === 1,
+      ),
+    );
     const rec = (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.find((x: { id: string }) => x.id === d.id);
     expect(rec.lastError).toContain('did not answer');
     expect(rec.responseStatus).toBeNull();
@@ -203,7 +236,8 @@ describe('deliveries', () => {
       await call(sb, 'PATCH', '/webhook', { body: { url: `http://127.0.0.1:${(drip.address() as AddressInfo).port}/` } });
       const d = (await call(sb, 'POST', '/webhook/test')).body;
       // Polled through the library handle, so the rate budget the other tests use is untouched.
-      const find = () => (sb.state().deliveries as { id: string; attempts: number; status: string; lastError: string | null }[]).find((x) => x.id === d.id);
+      const find = () =>
+        (sb.state().deliveries as { id: string; attempts: number; status: string; lastError: string | null }[]).find((x) => x.id === d.id);
       await pollUntil(() => find()?.attempts === 1);
       const rec = find()!;
       expect(rec.status).toBe('PENDING');
@@ -217,10 +251,16 @@ describe('deliveries', () => {
   it('a receiver that recovers gets the retry and the record turns DELIVERED', async () => {
     rx.respond = 503;
     const d = (await call(sb, 'POST', '/webhook/test')).body;
-    await pollUntil(async () => (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.some((x: { id: string; attempts: number }) => x.id === d.id && x.attempts === 1));
+    await pollUntil(async () =>
+      (await call(sb, 'GET', '/webhook/deliveries?status=PENDING')).body.data.some(
+        (x: { id: string; attempts: number }) => x.id === d.id && x.attempts === 1,
+      ),
+    );
     rx.respond = 204;
     sb.advance(60);
-    await pollUntil(async () => (await call(sb, 'GET', '/webhook/deliveries?status=DELIVERED')).body.data.some((x: { id: string }) => x.id === d.id));
+    await pollUntil(async () =>
+      (await call(sb, 'GET', '/webhook/deliveries?status=DELIVERED')).body.data.some((x: { id: string }) => x.id === d.id),
+    );
     const done = (await call(sb, 'GET', '/webhook/deliveries?status=DELIVERED')).body.data.find((x: { id: string }) => x.id === d.id);
     expect(done).toMatchObject({ attempts: 2, responseStatus: 204 });
     const mine = rx.received.filter((x) => JSON.parse(x.raw).id === d.eventId);

@@ -59,7 +59,13 @@ describe('runBulk', () => {
       if (n === 2) throw broke;
       return n;
     });
-    const e = (() => { try { settleBulk(ctx, mixed, 'x'); } catch (x) { return x; } })();
+    const e = (() => {
+      try {
+        settleBulk(ctx, mixed, 'x');
+      } catch (x) {
+        return x;
+      }
+    })();
     expect(e).toBeInstanceOf(PartialFailureError);
     expect(exitCodeFor(e)).toBe(10);
     expect((e as PartialFailureError).outcomes).toEqual([
@@ -67,8 +73,16 @@ describe('runBulk', () => {
       { item: '#2', ok: false, error: { code: 'insufficient_balance', message: 'no money', requestId: 'r1' } },
       { item: '#3', ok: true },
     ]);
-    const none = await runBulk(ctx, [1, 2], { verb: 'x', label: String }, async () => { throw broke; });
-    const e2 = (() => { try { settleBulk(ctx, none, 'x'); } catch (x) { return x; } })();
+    const none = await runBulk(ctx, [1, 2], { verb: 'x', label: String }, async () => {
+      throw broke;
+    });
+    const e2 = (() => {
+      try {
+        settleBulk(ctx, none, 'x');
+      } catch (x) {
+        return x;
+      }
+    })();
     expect(exitCodeFor(e2)).toBe(6);
   });
 });

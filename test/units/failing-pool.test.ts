@@ -50,7 +50,10 @@ describe('a pool that keeps failing upstream', () => {
     expect(stderr).toContain(`pool ${pool} is failing upstream; stopped`);
     expect(posts(stderr)).toBeLessThanOrEqual(2 + (3 + LANES) * ATTEMPTS_PER_ITEM);
     const rows = JSON.parse(String(r.stdout)) as { proxyRef?: string; error?: { code: string } }[];
-    const bought = rows.filter((x) => x.proxyRef).map((x) => x.proxyRef).sort();
+    const bought = rows
+      .filter((x) => x.proxyRef)
+      .map((x) => x.proxyRef)
+      .sort();
     expect(bought).toHaveLength(2);
     expect(rows.filter((x) => x.error?.code === 'upstream_unreachable')).toHaveLength(failed);
     const s = await kit.state();

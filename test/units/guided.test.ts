@@ -37,14 +37,20 @@ it('walks country, pool, period and protocol, shows the price and balance after,
   expect(io.err()).toMatch(/BR-13 .*unavailable/);
   expect(io.err()).not.toContain('(unavailable) unavailable');
   const unit = JSON.parse(io.out());
-  const state = (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } })).json()) as { units: { proxyRef: string; pricePaid: number }[]; balanceUsd: number };
+  const state = (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } })).json()) as {
+    units: { proxyRef: string; pricePaid: number }[];
+    balanceUsd: number;
+  };
   expect(state.units.map((u) => u.proxyRef)).toEqual([unit.proxyRef]);
   expect(unit.protocol).toBe('socks5');
   expect(Math.round((500 - state.balanceUsd) * 100)).toBe(Math.round(state.units[0]!.pricePaid * 100));
 });
 
 it('answering no to the price buys nothing and exits 2 (a refused confirmation)', async () => {
-  const before = (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } })).json()) as { units: unknown[]; balanceUsd: number };
+  const before = (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } })).json()) as {
+    units: unknown[];
+    balanceUsd: number;
+  };
   const io = fakeIO({ tty: true, env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey, NO_COLOR: '1' } });
   io.stderr.end = (() => io.stderr) as typeof io.stderr.end;
   const stdin = io.stdin as PassThrough;
@@ -59,7 +65,10 @@ it('answering no to the price buys nothing and exits 2 (a refused confirmation)'
   expect(await run).toBe(2);
   expect(io.err()).toContain('nothing bought: the purchase was not confirmed');
   expect(io.out()).toBe('');
-  const after = (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } })).json()) as { units: unknown[]; balanceUsd: number };
+  const after = (await (await fetch(`${sb.baseUrl}/_sandbox/state`, { headers: { 'x-api-key': sb.apiKey } })).json()) as {
+    units: unknown[];
+    balanceUsd: number;
+  };
   expect(after.units.length).toBe(before.units.length);
   expect(after.balanceUsd).toBe(before.balanceUsd);
 });

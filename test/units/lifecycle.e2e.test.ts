@@ -55,7 +55,15 @@ describe('units lifecycle on the sandbox', () => {
     const r = await kit.run(['units', 'create', '--pool', pool, '--period', '7d', '--count', '3', '--dry-run', '--json']);
     expect(r.exitCode).toBe(0);
     const q = JSON.parse(String(r.stdout));
-    expect(q).toMatchObject({ dryRun: true, poolId: pool, count: 3, unitPrice: price7d, total: cents(price7d * 3) / 100, balanceUsd: before.balanceUsd, affordable: true });
+    expect(q).toMatchObject({
+      dryRun: true,
+      poolId: pool,
+      count: 3,
+      unitPrice: price7d,
+      total: cents(price7d * 3) / 100,
+      balanceUsd: before.balanceUsd,
+      affordable: true,
+    });
     expect((await kit.state()).units).toHaveLength(before.units.length);
   });
 
@@ -63,7 +71,13 @@ describe('units lifecycle on the sandbox', () => {
     const before = await kit.state();
     const r = await kit.run(['units', 'extend', ref, 'PRX-424242', ref, '--period', '7d', '--dry-run', '--json']);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(String(r.stdout))).toMatchObject({ dryRun: true, refs: [ref, 'PRX-424242'], count: 2, unitPrice: price7d, affordable: true });
+    expect(JSON.parse(String(r.stdout))).toMatchObject({
+      dryRun: true,
+      refs: [ref, 'PRX-424242'],
+      count: 2,
+      unitPrice: price7d,
+      affordable: true,
+    });
     // The warning names the ref that was typed twice, not every ref.
     expect(r.stderr).toContain(`${ref} was named more than once; it is extended once`);
     expect(r.stderr).not.toContain('PRX-424242 was');

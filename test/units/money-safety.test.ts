@@ -2,14 +2,20 @@
 // retry happens at all.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { ApiError, NetworkError } from '../../src/errors.js';
+import { type ApiError, NetworkError } from '../../src/errors.js';
 import { createSafely } from '../../src/units/create-safely.js';
 import { extendSafely } from '../../src/units/extend-safely.js';
 import { deriveIdempotencyKey } from '../../src/units/idempotency.js';
 import { json, type ScriptedServer, startScriptedServer } from '../helpers/index.js';
 
 const BASE = '3f2b8c1e-9d4a-4c7e-8b21-5a6f0e9d1c34';
-const UNIT = { proxyRef: 'PRX-1', ip: '203.0.113.1', port: 10001, credentials: { username: 'u', password: 'p' }, expiresAt: '2030-01-01T00:00:00.000Z' };
+const UNIT = {
+  proxyRef: 'PRX-1',
+  ip: '203.0.113.1',
+  port: 10001,
+  credentials: { username: 'u', password: 'p' },
+  expiresAt: '2030-01-01T00:00:00.000Z',
+};
 const body = { poolId: 'US-1', period: '7d' };
 
 let server: ScriptedServer | undefined;
@@ -19,18 +25,31 @@ afterEach(async () => {
 });
 
 function client(url: string): ApiClient {
-  return new ApiClient({ baseUrl: url, apiKey: 'k', timeoutMs: 5000, env: {}, signal: new AbortController().signal, userAgent: 't', sleep: async () => {} });
+  return new ApiClient({
+    baseUrl: url,
+    apiKey: 'k',
+    timeoutMs: 5000,
+    env: {},
+    signal: new AbortController().signal,
+    userAgent: 't',
+    sleep: async () => {},
+  });
 }
 
 const keysOf = (s: ScriptedServer) => s.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key']);
-const fail = (status: number, code: string, requestId: string) => ({ error: { type: 'service_error', code, message: code, requestId } });
+const fail = (_status: number, code: string, requestId: string) => ({ error: { type: 'service_error', code, message: code, requestId } });
 
 describe('deriveIdempotencyKey', () => {
   it('is a deterministic v5-shaped UUID per base, item and generation', () => {
     const k = deriveIdempotencyKey(BASE, 0, 0);
     expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(deriveIdempotencyKey(BASE, 0, 0)).toBe(k);
-    const all = new Set([k, deriveIdempotencyKey(BASE, 1, 0), deriveIdempotencyKey(BASE, 0, 1), deriveIdempotencyKey(BASE.replace('3f', '4f'), 0, 0)]);
+    const all = new Set([
+      k,
+      deriveIdempotencyKey(BASE, 1, 0),
+      deriveIdempotencyKey(BASE, 0, 1),
+      deriveIdempotencyKey(BASE.replace('3f', '4f'), 0, 0),
+    ]);
     expect(all.size).toBe(4);
   });
 });
@@ -50,8 +69,16 @@ describe('createSafely', () => {
 
   it('waits out 409 in-flight with the same key', async () => {
     let n = 0;
-    server = await startScriptedServer((_req, res) => (++n < 3 ? json(res, 409, fail(409, 'idempotency_in_flight', `r${n}`)) : json(res, 201, UNIT)));
-    const out = await createSafely(client(server.url), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1, sleep: async () => {} });
+    server = await startScriptedServer((_req, res) =>
+      ++n < 3 ? json(res, 409, fail(409, 'idempotency_in_flight', `r${n}`)) : json(res, 201, UNIT),
+    );
+    const out = await createSafely(client(server.url), body, {
+      baseKey: BASE,
+      index: 0,
+      signal: new AbortController().signal,
+      delayMs: 1,
+      sleep: async () => {},
+    });
     expect(out.ok).toBe(true);
     expect(new Set(keysOf(server)).size).toBe(1);
     expect(keysOf(server)).toHaveLength(3);
@@ -92,8 +119,21 @@ describe('createSafely', () => {
     });
     // The config-dir cache outlives the process: the same object stands for it across both runs.
     const values = new Map<string, unknown>();
-    const cache = { get: async <T,>(k: string) => values.get(k) as T | undefined, set: async (k: string, v: unknown) => void values.set(k, v) };
-    const api = () => new ApiClient({ baseUrl: server!.url, apiKey: 'k', timeoutMs: 5000, env: {}, signal: new AbortController().signal, userAgent: 't', sleep: async () => {}, cache });
+    const cache = {
+      get: async <T>(k: string) => values.get(k) as T | undefined,
+      set: async (k: string, v: unknown) => void values.set(k, v),
+    };
+    const api = () =>
+      new ApiClient({
+        baseUrl: server!.url,
+        apiKey: 'k',
+        timeoutMs: 5000,
+        env: {},
+        signal: new AbortController().signal,
+        userAgent: 't',
+        sleep: async () => {},
+        cache,
+      });
     const first = await createSafely(api(), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
     expect(first.ok).toBe(false);
     const boughtBefore = server.requests.length;
@@ -114,7 +154,9 @@ describe('createSafely', () => {
   });
 
   it('does not retry a 402', async () => {
-    server = await startScriptedServer((_req, res) => json(res, 402, { error: { code: 'insufficient_balance', message: 'no', required: 5, requestId: 'x' } }));
+    server = await startScriptedServer((_req, res) =>
+      json(res, 402, { error: { code: 'insufficient_balance', message: 'no', required: 5, requestId: 'x' } }),
+    );
     const out = await createSafely(client(server.url), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
     expect(out.ok).toBe(false);
     expect(server.requests).toHaveLength(1);
@@ -137,7 +179,9 @@ describe('extendSafely', () => {
   });
 
   it('says plainly it was not extended when the expiry did not move, without retrying', async () => {
-    server = await startScriptedServer((req, res) => (req.method === 'GET' ? json(res, 200, unitAt('2030-01-01T00:00:00.000Z')) : json(res, 502, fail(502, 'bad_gateway', 'z'))));
+    server = await startScriptedServer((req, res) =>
+      req.method === 'GET' ? json(res, 200, unitAt('2030-01-01T00:00:00.000Z')) : json(res, 502, fail(502, 'bad_gateway', 'z')),
+    );
     await expect(extendSafely(client(server.url), { ref: 'PRX-1', period: '7d' })).rejects.toThrow(/PRX-1 was not extended/);
     expect(server.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
   });

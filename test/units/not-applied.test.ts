@@ -58,7 +58,8 @@ async function startFake(behaviour: Record<string, Behaviour>): Promise<FakeApi>
       }
       return json(res, 500, { error: { code: 'unexpected', message: 'unexpected' } });
     }),
-    posts: () => api.server.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.url.replace(/^\/api\/reseller\/v1/, '')}`),
+    posts: () =>
+      api.server.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.url.replace(/^\/api\/reseller\/v1/, '')}`),
   };
   return api;
 }
@@ -105,7 +106,9 @@ describe('units extend', () => {
     fake = await startFake({ 'PRX-1': 'false-charged' });
     const r = await cli(['units', 'extend', 'PRX-1', '--period', '7d']);
     expect(r.exitCode).toBe(9);
-    expect(String(r.stderr)).toContain('the API answered extended: false for PRX-1; expiry unchanged; balance went from 100.00 USD to 95.00 USD; a charge appears possible');
+    expect(String(r.stderr)).toContain(
+      'the API answered extended: false for PRX-1; expiry unchanged; balance went from 100.00 USD to 95.00 USD; a charge appears possible',
+    );
   });
 
   it('says when the expiry moved although the API answered false', async () => {
@@ -113,7 +116,9 @@ describe('units extend', () => {
     const r = await cli(['units', 'extend', 'PRX-1', '--period', '7d', '--json']);
     expect(r.exitCode).toBe(9);
     const e = jsonErr(r.stderr);
-    expect(e.message).toBe(`the API answered extended: false for PRX-1; expiry moved from ${T0} to ${T1}; balance went from 100.00 USD to 95.00 USD; a charge appears possible`);
+    expect(e.message).toBe(
+      `the API answered extended: false for PRX-1; expiry moved from ${T0} to ${T1}; balance went from 100.00 USD to 95.00 USD; a charge appears possible`,
+    );
     expect(e.found).toMatchObject({ expiryMoved: true, chargePossible: true });
   });
 
@@ -123,10 +128,18 @@ describe('units extend', () => {
     expect(r.exitCode).toBe(10);
     const rows = JSON.parse(String(r.stdout)) as Record<string, unknown>[];
     expect(rows[0]).toEqual({ proxyRef: 'PRX-1', expiresAt: T1, extended: true });
-    expect(rows[1]).toMatchObject({ proxyRef: 'PRX-2', extended: false, error: { code: 'not_applied', answer: { proxyRef: 'PRX-2', expiresAt: T0, extended: false } } });
+    expect(rows[1]).toMatchObject({
+      proxyRef: 'PRX-2',
+      extended: false,
+      error: { code: 'not_applied', answer: { proxyRef: 'PRX-2', expiresAt: T0, extended: false } },
+    });
     const e = jsonErr(r.stderr);
     expect(e.code).toBe('partial_failure');
-    expect(e.items[1]).toMatchObject({ item: 'PRX-2', ok: false, error: { code: 'not_applied', requestId: 'req_POST_PRX-2', answer: { extended: false } } });
+    expect(e.items[1]).toMatchObject({
+      item: 'PRX-2',
+      ok: false,
+      error: { code: 'not_applied', requestId: 'req_POST_PRX-2', answer: { extended: false } },
+    });
     expect(e.items[1].error.message).toMatch(/^the API answered extended: false for PRX-2; expiry unchanged; /);
   });
 
@@ -171,7 +184,9 @@ describe('units modify', () => {
     });
     const other = await cli(['units', 'modify', 'PRX-1', '--description', 'new shop']);
     expect(other.exitCode).toBe(9);
-    expect(String(other.stderr)).toContain('error: the API answered modified: false for PRX-1; the unit does not have the requested description');
+    expect(String(other.stderr)).toContain(
+      'error: the API answered modified: false for PRX-1; the unit does not have the requested description',
+    );
   });
 });
 

@@ -26,7 +26,7 @@ it('a "no" at the release prompt exits 2 and the reason still reaches stderr aft
   await waitFor(io, 'Release PRX-7?');
   (io.stdin as PassThrough).write('n\r');
   expect(await run).toBe(2);
-  expect(io.err()).toMatch(/Release PRX-7\?[^]*nothing released: the release was not confirmed/);
+  expect(io.err()).toMatch(/Release PRX-7\?[\s\S]*nothing released: the release was not confirmed/);
   expect(io.stderr.writableEnded).toBe(false);
   expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
 });

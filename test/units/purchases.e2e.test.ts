@@ -35,11 +35,17 @@ describe('purchases never double-charge', () => {
     const args = ['units', 'create', '--pool', pool, '--period', '3h', '--count', '3', '--idempotency-key', KEY, '--json'];
     const first = await kit.run(args);
     expect(first.exitCode).toBe(0);
-    const refs = JSON.parse(String(first.stdout)).map((u: { proxyRef: string }) => u.proxyRef).sort();
+    const refs = JSON.parse(String(first.stdout))
+      .map((u: { proxyRef: string }) => u.proxyRef)
+      .sort();
     expect(refs).toHaveLength(3);
     const again = await kit.run(args);
     expect(again.exitCode).toBe(0);
-    expect(JSON.parse(String(again.stdout)).map((u: { proxyRef: string }) => u.proxyRef).sort()).toEqual(refs);
+    expect(
+      JSON.parse(String(again.stdout))
+        .map((u: { proxyRef: string }) => u.proxyRef)
+        .sort(),
+    ).toEqual(refs);
     const s = await kit.state();
     expect(s.units.map((u) => u.proxyRef).sort()).toEqual(refs);
     expect(cents(1000 - s.balanceUsd)).toBe(3 * cents(price('3h')));
@@ -47,7 +53,19 @@ describe('purchases never double-charge', () => {
 
   it('resuming a batch with its key only needs the balance for the items not yet bought', async () => {
     const { kit, pool, price } = await setup({ balance: 10 });
-    const args = (n: number) => ['units', 'create', '--pool', pool, '--period', '24h', '--count', String(n), '--idempotency-key', KEY, '--json'];
+    const args = (n: number) => [
+      'units',
+      'create',
+      '--pool',
+      pool,
+      '--period',
+      '24h',
+      '--count',
+      String(n),
+      '--idempotency-key',
+      KEY,
+      '--json',
+    ];
     const first = await kit.run(args(2));
     expect(first.exitCode).toBe(0);
     const bought = JSON.parse(String(first.stdout)).map((u: { proxyRef: string }) => u.proxyRef);
@@ -89,7 +107,13 @@ describe('purchases never double-charge', () => {
     const ok = rows.filter((x: { proxyRef?: string }) => x.proxyRef);
     const failed = rows.filter((x: { error?: unknown }) => x.error);
     expect(ok).toHaveLength(1);
-    expect(failed).toEqual([{ index: expect.any(Number), idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/), error: expect.objectContaining({ code: 'upstream_unreachable' }) }]);
+    expect(failed).toEqual([
+      {
+        index: expect.any(Number),
+        idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        error: expect.objectContaining({ code: 'upstream_unreachable' }),
+      },
+    ]);
     expect(r.stderr).toMatch(/1 of 2 created/);
     const s = await kit.state();
     expect(s.units.map((u) => u.proxyRef)).toEqual([ok[0].proxyRef]);

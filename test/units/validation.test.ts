@@ -13,7 +13,10 @@ const CASES: [string[], RegExp][] = [
   [['units', 'create', '--pool', 'US-1', '--period', '2d'], /invalid period "2d" \(use one of: 3h, 12h, 24h, 7d, 30d\)/],
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--protocol', 'ftp'], /invalid protocol "ftp"/],
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--protocol', 'inject'], /exactly one --allow-ip/],
-  [['units', 'create', '--pool', 'US-1', '--period', '7d', '--protocol', 'inject', '--allow-ip', '1.2.3.4', '--allow-ip', '1.2.3.5'], /exactly one --allow-ip IPv4 \(got 2\)/],
+  [
+    ['units', 'create', '--pool', 'US-1', '--period', '7d', '--protocol', 'inject', '--allow-ip', '1.2.3.4', '--allow-ip', '1.2.3.5'],
+    /exactly one --allow-ip IPv4 \(got 2\)/,
+  ],
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--protocol', 'http_noauth', '--allow-ip', '1.2.3.999'], /IPv4 address/],
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--allow-ip', '1.2.3.4'], /only to the http_noauth/],
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--username', 'bob'], /--username and --password go together/],
@@ -21,7 +24,10 @@ const CASES: [string[], RegExp][] = [
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--count', '0'], /--count/],
   [['units', 'create', '--pool', 'US-1', '--period', '7d', '--idempotency-key', 'abc'], /--idempotency-key must be a UUID/],
   [['units', 'create', '--period', '7d'], /--pool and --period are required/],
-  [['units', 'create', '--pool', 'US-1', '--period', '7d', '--dry-run', '-o', 'conn'], /--dry-run prints a quote, not units: -o conn is not available with it/],
+  [
+    ['units', 'create', '--pool', 'US-1', '--period', '7d', '--dry-run', '-o', 'conn'],
+    /--dry-run prints a quote, not units: -o conn is not available with it/,
+  ],
   [['units', 'list', '--page-size', '201'], /--page-size must be a whole number from 1 to 200/],
   [['units', 'list', '--page', '0'], /--page must be/],
   [['units', 'list', '--status', 'gone'], /--status must be one of ACTIVE, EXPIRED, RELEASED/],

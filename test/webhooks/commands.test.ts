@@ -133,7 +133,9 @@ describe('webhook log', () => {
     const down = JSON.parse((await run(['webhook', 'log', '--event', 'unit.down', '--json'])).out) as { event: string }[];
     expect(down.length).toBe(all.filter((d) => d.event === 'unit.down').length);
     expect(new Set(down.map((d) => d.event))).toEqual(new Set(['unit.down']));
-    const delivered = JSON.parse((await run(['webhook', 'log', '--status', 'delivered', '--page-size', '1', '--all', '--json'])).out) as { status: string }[];
+    const delivered = JSON.parse((await run(['webhook', 'log', '--status', 'delivered', '--page-size', '1', '--all', '--json'])).out) as {
+      status: string;
+    }[];
     expect(delivered.length).toBe((sb.state().deliveries as { status: string }[]).filter((d) => d.status === 'DELIVERED').length);
     expect((await run(['webhook', 'log', '--status', 'LOST'])).code).toBe(2);
     expect((await run(['webhook', 'log', '--page-size', '101'])).code).toBe(2);

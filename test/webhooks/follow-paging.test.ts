@@ -68,7 +68,10 @@ describe('webhook log --follow pages back', () => {
 
     for (const id of ids) {
       const mine = linesOf(f.lines, id);
-      expect(mine.filter((l) => l.type === 'new'), id).toHaveLength(1);
+      expect(
+        mine.filter((l) => l.type === 'new'),
+        id,
+      ).toHaveLength(1);
       expect(mine[0]!.type).toBe('new');
       // Seen PENDING first: then exactly one change to DELIVERED; seen DELIVERED first: no change.
       const statuses = mine.map((l) => l.delivery.status);
@@ -100,7 +103,10 @@ describe('webhook log --follow pages back', () => {
     for (const id of failing) {
       expect(states.find((d) => d.id === id)).toMatchObject({ status: 'DELIVERED', attempts: 2 });
       const changes = linesOf(f.lines, id).filter((l) => l.type === 'changed');
-      expect(changes.map((l) => [l.delivery.status, l.delivery.attempts]), id).toEqual([['DELIVERED', 2]]);
+      expect(
+        changes.map((l) => [l.delivery.status, l.delivery.attempts]),
+        id,
+      ).toEqual([['DELIVERED', 2]]);
       expect(changes[0]!.changed).toEqual(expect.arrayContaining(['status', 'attempts']));
     }
     expect(new Set(f.lines.filter((l) => l.type === 'new').map((l) => l.delivery.id))).toEqual(new Set([...pushed, marker]));

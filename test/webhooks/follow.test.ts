@@ -29,7 +29,10 @@ describe('DeliveryTracker', () => {
     t.diff([d('a')], true);
     expect(t.diff([d('a')])).toEqual([]);
     expect(t.diff([d('a', { url: 'elsewhere' })])).toEqual([]);
-    const changes = t.diff([d('b'), d('a', { status: 'PENDING', attempts: 1, responseStatus: 500, nextAttemptAt: '2026-01-01T00:01:00.000Z' })]);
+    const changes = t.diff([
+      d('b'),
+      d('a', { status: 'PENDING', attempts: 1, responseStatus: 500, nextAttemptAt: '2026-01-01T00:01:00.000Z' }),
+    ]);
     expect(changes.map((c) => c.type)).toEqual(['changed', 'new']);
     expect(changes[0]!.changed).toEqual(['attempts', 'responseStatus', 'nextAttemptAt']);
     expect(changes[0]!.previous).toEqual({ attempts: 0, responseStatus: null, nextAttemptAt: null });
@@ -46,7 +49,9 @@ describe('summarizeEvent', () => {
       'unit PRX-1 created (7d, pool US-1, 3 USD)',
     );
     expect(summarizeEvent({ event: 'unit.created', test: true, data: { proxyRef: 'PRX-1' } })).toBe('[test] unit PRX-1 created');
-    expect(summarizeEvent({ event: 'unit.down', data: { proxyRef: 'PRX-2', reason: 'quota_exceeded' } })).toBe('unit PRX-2 down (quota_exceeded)');
+    expect(summarizeEvent({ event: 'unit.down', data: { proxyRef: 'PRX-2', reason: 'quota_exceeded' } })).toBe(
+      'unit PRX-2 down (quota_exceeded)',
+    );
     expect(summarizeEvent({ event: 'server.down', data: { poolCode: 'DE-1', reason: 'maintenance', affectedUnits: [{}, {}] } })).toBe(
       'server DE-1 down (maintenance), 2 unit(s) affected',
     );
@@ -62,7 +67,9 @@ describe('describeChange (webhook log --follow, human lines)', () => {
     const now = new Date('2026-01-01T00:00:00.000Z');
     const t = new DeliveryTracker();
     t.diff([d('dlv_1')], true);
-    const [c] = t.diff([d('dlv_1', { attempts: 1, responseStatus: 500, nextAttemptAt: '2026-01-01T00:01:00.000Z', lastError: 'HTTP 500' })]);
+    const [c] = t.diff([
+      d('dlv_1', { attempts: 1, responseStatus: 500, nextAttemptAt: '2026-01-01T00:01:00.000Z', lastError: 'HTTP 500' }),
+    ]);
     expect(describeChange(c!, now, plainPaint)).toBe(
       '00:00:00  dlv_1  unit.created  PENDING  attempt 1/6  HTTP 500  next 2026-01-01T00:01:00.000Z (in 1m)  error: HTTP 500',
     );

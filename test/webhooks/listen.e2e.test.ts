@@ -4,7 +4,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createUnit, json, jsonLines, proxyctl, signature, spawnListen, startScriptedServer, startWebhookSink, tempHome } from '../helpers/index.js';
+import {
+  createUnit,
+  json,
+  jsonLines,
+  proxyctl,
+  signature,
+  spawnListen,
+  startScriptedServer,
+  startWebhookSink,
+  tempHome,
+} from '../helpers/index.js';
 
 const home = tempHome();
 let sb: Sandbox;
@@ -19,7 +29,16 @@ afterAll(async () => {
   home.cleanup();
 });
 
-type Delivery = { id: string; eventId: string; event: string; status: string; attempts: number; maxAttempts: number; responseStatus: number | null; nextAttemptAt: string | null };
+type Delivery = {
+  id: string;
+  eventId: string;
+  event: string;
+  status: string;
+  attempts: number;
+  maxAttempts: number;
+  responseStatus: number | null;
+  nextAttemptAt: string | null;
+};
 const deliveries = () => sb.state().deliveries as Delivery[];
 
 async function freePort(): Promise<number> {
@@ -39,7 +58,10 @@ describe('webhook listen (built binary) with the sandbox', () => {
     const secret = JSON.parse(String(set.stdout)).secret as string;
 
     const ref = await createUnit(sb);
-    const created = await listener.waitFor((r) => r.event === 'unit.created' && (r.payload as { data: { proxyRef: string } }).data.proxyRef === ref, 'unit.created');
+    const created = await listener.waitFor(
+      (r) => r.event === 'unit.created' && (r.payload as { data: { proxyRef: string } }).data.proxyRef === ref,
+      'unit.created',
+    );
     const sent = deliveries().find((d) => d.event === 'unit.created' && d.eventId === created.eventId)!;
     expect(sent).toBeDefined();
     expect(created).toMatchObject({ type: 'delivery', status: 200, redelivery: false, test: false, seen: 1 });
@@ -76,11 +98,17 @@ describe('webhook listen (built binary) with the sandbox', () => {
       body: JSON.stringify({ url: `http://127.0.0.1:${port}/` }),
     });
     const secret = ((await patched.json()) as { secret: string }).secret;
-    const listener = await spawnListen(['--port', String(port), '--secret', 'whsec_old', '--secret', secret, '--forward-to', target.url], home);
+    const listener = await spawnListen(
+      ['--port', String(port), '--secret', 'whsec_old', '--secret', secret, '--forward-to', target.url],
+      home,
+    );
     try {
       // A real event: the forwarded body still verifies against the secret, so it is the signed bytes.
       const ref = await createUnit(sb);
-      const rec = await listener.waitFor((r) => r.event === 'unit.created' && (r.payload as { data: { proxyRef: string } }).data.proxyRef === ref, 'unit.created');
+      const rec = await listener.waitFor(
+        (r) => r.event === 'unit.created' && (r.payload as { data: { proxyRef: string } }).data.proxyRef === ref,
+        'unit.created',
+      );
       expect(rec.secretIndex).toBe(1);
       expect(rec.forward).toMatchObject({ url: target.url, status: 204 });
       const relayed = target.received.at(-1)!;
@@ -91,12 +119,20 @@ describe('webhook listen (built binary) with the sandbox', () => {
 
       // A hand-made body with odd spacing and non-ASCII: relayed byte for byte; sent again under a
       // new delivery id it is recognised as a redelivery of the same event.
-      const body = Buffer.from('{ "id":"evt_hand_1",  "event":"unit.released","occurredAt":"2026-01-01T00:00:00Z","data":{"proxyRef":"PRX-ü"} }\n');
+      const body = Buffer.from(
+        '{ "id":"evt_hand_1",  "event":"unit.released","occurredAt":"2026-01-01T00:00:00Z","data":{"proxyRef":"PRX-ü"} }\n',
+      );
       for (const delivery of ['dlv_a', 'dlv_b']) {
         const res = await fetch(listener.url, {
           method: 'POST',
           body,
-          headers: { 'content-type': 'application/json', 'x-service-event': 'unit.released', 'x-service-delivery': delivery, 'x-service-timestamp': '1767225600', 'x-service-signature': signature(body, secret) },
+          headers: {
+            'content-type': 'application/json',
+            'x-service-event': 'unit.released',
+            'x-service-delivery': delivery,
+            'x-service-timestamp': '1767225600',
+            'x-service-signature': signature(body, secret),
+          },
         });
         expect(res.status).toBe(200);
       }
@@ -115,11 +151,19 @@ describe('webhook listen (built binary) with the sandbox', () => {
 
       // Bad and missing signatures: 400, reported, never relayed.
       const relayedBefore = target.received.length;
-      const bad = await fetch(listener.url, { method: 'POST', body, headers: { 'x-service-event': 'unit.released', 'x-service-signature': signature(body, 'whsec_wrong') } });
+      const bad = await fetch(listener.url, {
+        method: 'POST',
+        body,
+        headers: { 'x-service-event': 'unit.released', 'x-service-signature': signature(body, 'whsec_wrong') },
+      });
       expect(bad.status).toBe(400);
       const missing = await fetch(listener.url, { method: 'POST', body });
       expect(missing.status).toBe(400);
-      const tampered = await fetch(listener.url, { method: 'POST', body: Buffer.concat([body, Buffer.from(' ')]), headers: { 'x-service-signature': signature(body, secret) } });
+      const tampered = await fetch(listener.url, {
+        method: 'POST',
+        body: Buffer.concat([body, Buffer.from(' ')]),
+        headers: { 'x-service-signature': signature(body, secret) },
+      });
       expect(tampered.status).toBe(400);
       // The answers can arrive before the receiver's lines do.
       await listener.waitFor(() => listener.records.filter((r) => r.type === 'rejected').length === 3, 'three rejections');
@@ -146,17 +190,27 @@ describe('webhook listen (built binary) with the sandbox', () => {
       });
       expect(patched.status).toBe(200);
 
-      const follow = proxyctl(['webhook', 'log', '--follow', '--interval', '1', '--event', 'unit.created', '-o', 'jsonl'], { home, env, timeout: 120_000 });
+      const follow = proxyctl(['webhook', 'log', '--follow', '--interval', '1', '--event', 'unit.created', '-o', 'jsonl'], {
+        home,
+        env,
+        timeout: 120_000,
+      });
       // Event-driven waits (the test timeout bounds them): a fixed sleep here was the flake, as
       // under load the first poll came after the purchase and reported it as "existing".
       const { lines, stderr, until } = jsonLines<{ type: string; changed: string[]; delivery: Delivery }>(follow);
       // The notice comes once the first poll has read the log: from then on the purchase is "new".
       await until(() => stderr().includes('Following the delivery log'));
 
-      const followed = (id: string, attempts: number) => until(() => lines.some((l) => l.delivery.id === id && l.delivery.attempts === attempts));
+      const followed = (id: string, attempts: number) =>
+        until(() => lines.some((l) => l.delivery.id === id && l.delivery.attempts === attempts));
       const ref = await createUnit(sb);
       await sb.deliveriesIdle();
-      const mine = () => deliveries().find((d) => d.event === 'unit.created' && (JSON.parse((d as unknown as { payload: string }).payload) as { data: { proxyRef?: string } }).data.proxyRef === ref)!;
+      const mine = () =>
+        deliveries().find(
+          (d) =>
+            d.event === 'unit.created' &&
+            (JSON.parse((d as unknown as { payload: string }).payload) as { data: { proxyRef?: string } }).data.proxyRef === ref,
+        )!;
       expect(mine()).toMatchObject({ status: 'PENDING', attempts: 1, responseStatus: 500 });
       const id = mine().id;
       await followed(id, 1);
@@ -176,7 +230,9 @@ describe('webhook listen (built binary) with the sandbox', () => {
         await sb.deliveriesIdle();
         await followed(id, i + 4);
       }
-      const failed = JSON.parse(String((await proxyctl(['webhook', 'log', '--json', '--status', 'FAILED'], { home, env })).stdout)) as Delivery[];
+      const failed = JSON.parse(
+        String((await proxyctl(['webhook', 'log', '--json', '--status', 'FAILED'], { home, env })).stdout),
+      ) as Delivery[];
       const done = failed.find((d) => d.id === id)!;
       expect(done).toMatchObject({ status: 'FAILED', attempts: 6, responseStatus: 500, nextAttemptAt: null });
       // Six attempts at one event: the same payload id, a new X-Service-Delivery each time.

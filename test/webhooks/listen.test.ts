@@ -21,14 +21,30 @@ async function listen(args: string[], env: Record<string, string> = {}) {
   const done = main(['webhook', 'listen', '--port', '0', ...args], io, { signal: controller.signal });
   await until(() => /on (http:\/\/\S+\/)/.test(io.err()) || io.err().includes('error'), 'the banner');
   const url = /on (http:\/\/\S+\/)/.exec(io.err())?.[1];
-  return { io, url: url!, stop: async () => (controller.abort(), done) };
+  return {
+    io,
+    url: url!,
+    stop: async () => {
+      controller.abort();
+      return done;
+    },
+  };
 }
 
 describe('webhook listen (in-process)', () => {
   it('prints one human line per delivery and exits 0 when interrupted', async () => {
     const l = await listen(['--secret', 's1']);
-    const body = JSON.stringify({ id: 'evt_9', event: 'unit.down', occurredAt: '2026-01-01T00:00:00Z', data: { proxyRef: 'PRX-4', reason: 'quota_exceeded' } });
-    const res = await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': signature(body, 's1'), 'x-service-delivery': 'dlv_1', 'x-service-event': 'unit.down' } });
+    const body = JSON.stringify({
+      id: 'evt_9',
+      event: 'unit.down',
+      occurredAt: '2026-01-01T00:00:00Z',
+      data: { proxyRef: 'PRX-4', reason: 'quota_exceeded' },
+    });
+    const res = await fetch(l.url, {
+      method: 'POST',
+      body,
+      headers: { 'x-service-signature': signature(body, 's1'), 'x-service-delivery': 'dlv_1', 'x-service-event': 'unit.down' },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true });
     const get = await fetch(l.url);

@@ -19,14 +19,24 @@ describe('webhook receiver', () => {
       onRecord: (r) => records.push(r),
     });
     try {
-      const body = JSON.stringify({ id: 'evt_1', event: 'unit.created', occurredAt: new Date().toISOString(), data: { proxyRef: 'PRX-1' } });
+      const body = JSON.stringify({
+        id: 'evt_1',
+        event: 'unit.created',
+        occurredAt: new Date().toISOString(),
+        data: { proxyRef: 'PRX-1' },
+      });
       const signature = `sha256=${createHmac('sha256', 'whsec_rotated').update(body).digest('hex')}`;
       // Without the bound the answer never comes; the signal only keeps a regression from
       // stalling the suite (no timing is asserted: these machines are noisy).
       const res = await fetch(rx.url, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', 'x-service-signature': signature, 'x-service-event': 'unit.created', 'x-service-delivery': 'd1' },
+        headers: {
+          'content-type': 'application/json',
+          'x-service-signature': signature,
+          'x-service-event': 'unit.created',
+          'x-service-delivery': 'd1',
+        },
         signal: AbortSignal.timeout(15_000),
       });
       expect(res.status).toBe(400);

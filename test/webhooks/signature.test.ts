@@ -29,7 +29,15 @@ describe('webhook signatures', () => {
   it('tells a missing header from a malformed one', () => {
     expect(verifySignature(BODY, undefined, ['s'])).toEqual({ ok: false, reason: 'missing' });
     expect(verifySignature(BODY, '  ', ['s'])).toEqual({ ok: false, reason: 'missing' });
-    for (const bad of ['sha256=', 'sha256=abc', 'sha1=' + 'a'.repeat(64), 'sha256=' + 'A'.repeat(64), 'sha256=' + 'g'.repeat(64), 'a'.repeat(64), 'sha256=' + 'a'.repeat(66)]) {
+    for (const bad of [
+      'sha256=',
+      'sha256=abc',
+      `sha1=${'a'.repeat(64)}`,
+      `sha256=${'A'.repeat(64)}`,
+      `sha256=${'g'.repeat(64)}`,
+      'a'.repeat(64),
+      `sha256=${'a'.repeat(66)}`,
+    ]) {
       expect(verifySignature(BODY, bad, ['s'])).toEqual({ ok: false, reason: 'malformed' });
       expect(parseSignatureHeader(bad)).toBeUndefined();
     }

@@ -16,17 +16,22 @@ writeFileSync(file, BODY);
 
 describe('webhook verify (built binary)', () => {
   it('exit 0 for a valid signature, body from --payload-file', async () => {
-    const r = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET), '--payload-file', file], { home });
+    const r = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET), '--payload-file', file], {
+      home,
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('valid');
   });
 
   it('exit 0 for a valid signature, body from stdin; --json says which secret matched', async () => {
-    const r = await proxyctl(['webhook', 'verify', '--secret', 'whsec_old', '--secret', SECRET, '--signature', signature(BODY, SECRET), '--json'], {
-      home,
-      input: BODY,
-      stdin: 'pipe',
-    });
+    const r = await proxyctl(
+      ['webhook', 'verify', '--secret', 'whsec_old', '--secret', SECRET, '--signature', signature(BODY, SECRET), '--json'],
+      {
+        home,
+        input: BODY,
+        stdin: 'pipe',
+      },
+    );
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(String(r.stdout))).toEqual({ valid: true, secretIndex: 1, bytes: Buffer.byteLength(BODY) });
   });
@@ -39,31 +44,56 @@ describe('webhook verify (built binary)', () => {
   });
 
   it('exit 11 for a wrong secret, for every secret of a rotation list, and for a body with one byte more', async () => {
-    const wrong = await proxyctl(['webhook', 'verify', '--secret', 'whsec_other', '--signature', signature(BODY, SECRET), '--payload-file', file], { home });
+    const wrong = await proxyctl(
+      ['webhook', 'verify', '--secret', 'whsec_other', '--signature', signature(BODY, SECRET), '--payload-file', file],
+      { home },
+    );
     expect(wrong.exitCode).toBe(11);
     expect(wrong.stdout).toBe('');
     expect(wrong.stderr).toContain('signature_invalid');
-    const both = await proxyctl(['webhook', 'verify', '--secret', 'a', '--secret', 'b', '--signature', signature(BODY, SECRET)], { home, input: BODY, stdin: 'pipe' });
+    const both = await proxyctl(['webhook', 'verify', '--secret', 'a', '--secret', 'b', '--signature', signature(BODY, SECRET)], {
+      home,
+      input: BODY,
+      stdin: 'pipe',
+    });
     expect(both.exitCode).toBe(11);
-    const newline = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET)], { home, input: `${BODY}\n`, stdin: 'pipe' });
+    const newline = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET)], {
+      home,
+      input: `${BODY}\n`,
+      stdin: 'pipe',
+    });
     expect(newline.exitCode).toBe(11);
   });
 
   it('exit 2 for an empty payload (nothing piped, or an empty file), not "invalid signature"', async () => {
     const empty = join(home.dir, 'empty.json');
     writeFileSync(empty, '');
-    const piped = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET)], { home, input: '', stdin: 'pipe' });
+    const piped = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET)], {
+      home,
+      input: '',
+      stdin: 'pipe',
+    });
     expect(piped.exitCode).toBe(2);
     expect(piped.stderr).toMatch(/empty/);
-    const fromFile = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET), '--payload-file', empty], { home });
+    const fromFile = await proxyctl(
+      ['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET), '--payload-file', empty],
+      { home },
+    );
     expect(fromFile.exitCode).toBe(2);
     // An empty body that really was signed still verifies.
-    const signedEmpty = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature('', SECRET), '--payload-file', empty], { home });
+    const signedEmpty = await proxyctl(
+      ['webhook', 'verify', '--secret', SECRET, '--signature', signature('', SECRET), '--payload-file', empty],
+      { home },
+    );
     expect(signedEmpty.exitCode).toBe(0);
   });
 
   it('-o json puts the error object on stderr for an invalid signature', async () => {
-    const r = await proxyctl(['webhook', 'verify', '--secret', 'x', '--signature', signature(BODY, SECRET), '--json'], { home, input: BODY, stdin: 'pipe' });
+    const r = await proxyctl(['webhook', 'verify', '--secret', 'x', '--signature', signature(BODY, SECRET), '--json'], {
+      home,
+      input: BODY,
+      stdin: 'pipe',
+    });
     expect(r.exitCode).toBe(11);
     expect(JSON.parse(String(r.stderr)).error.code).toBe('signature_invalid');
   });
@@ -76,13 +106,21 @@ describe('webhook verify (built binary)', () => {
     }
     const noSecret = await proxyctl(['webhook', 'verify', '--signature', signature(BODY, SECRET)], { home, input: BODY, stdin: 'pipe' });
     expect(noSecret.exitCode).toBe(2);
-    const noFile = await proxyctl(['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET), '--payload-file', join(home.dir, 'nope')], { home });
+    const noFile = await proxyctl(
+      ['webhook', 'verify', '--secret', SECRET, '--signature', signature(BODY, SECRET), '--payload-file', join(home.dir, 'nope')],
+      { home },
+    );
     expect(noFile.exitCode).toBe(2);
     expect(noFile.stderr).toContain('ENOENT');
   });
 
   it('PROXYCTL_WEBHOOK_SECRET stands in for --secret', async () => {
-    const r = await proxyctl(['webhook', 'verify', '--signature', signature(BODY, SECRET)], { home, input: BODY, stdin: 'pipe', env: { PROXYCTL_WEBHOOK_SECRET: SECRET } });
+    const r = await proxyctl(['webhook', 'verify', '--signature', signature(BODY, SECRET)], {
+      home,
+      input: BODY,
+      stdin: 'pipe',
+      env: { PROXYCTL_WEBHOOK_SECRET: SECRET },
+    });
     expect(r.exitCode).toBe(0);
   });
 });

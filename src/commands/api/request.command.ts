@@ -11,6 +11,10 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  examples: ['proxyctl api GET /me', 'proxyctl api PATCH /units/PRX-12 --data \'{"description":"scraper 3"}\'', 'proxyctl api POST /units --data @body.json'],
+  examples: [
+    'proxyctl api GET /me',
+    'proxyctl api PATCH /units/PRX-12 --data \'{"description":"scraper 3"}\'',
+    'proxyctl api POST /units --data @body.json',
+  ],
   load: async () => (await import('./request.js')).default,
 });

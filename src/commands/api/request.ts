@@ -19,7 +19,8 @@ export interface RawOptions {
 export async function parseOptions(method: string, path: string, data: string | undefined, ctx: Context): Promise<RawOptions> {
   const m = method.toUpperCase();
   if (!METHODS.includes(m)) throw new UsageError(`unsupported method "${method}" (use one of: ${METHODS.join(', ')})`);
-  if (!path.startsWith('/') || /\s/.test(path) || path.startsWith('//')) throw new UsageError(`the path must start with "/" and contain no spaces, e.g. /me (got "${path}")`);
+  if (!path.startsWith('/') || /\s/.test(path) || path.startsWith('//'))
+    throw new UsageError(`the path must start with "/" and contain no spaces, e.g. /me (got "${path}")`);
   let body: unknown;
   if (data !== undefined) {
     let text = data;

@@ -3,7 +3,9 @@ import { defineCommand, type InputOf } from '../action.js';
 import { country } from '../options.js';
 
 const command = () =>
-  new Command('states').description('states/regions with pools, optionally in one country').addOption(country('ISO 3166-1 alpha-2 country code, e.g. US'));
+  new Command('states')
+    .description('states/regions with pools, optionally in one country')
+    .addOption(country('ISO 3166-1 alpha-2 country code, e.g. US'));
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

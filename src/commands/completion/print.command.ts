@@ -11,6 +11,7 @@ export default defineCommand({
   command,
   examples: [
     'proxyctl completion bash > /etc/bash_completion.d/proxyctl',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell example, expanded by zsh
     'proxyctl completion zsh > "${fpath[1]}/_proxyctl"',
     'proxyctl completion fish > ~/.config/fish/completions/proxyctl.fish',
   ],

@@ -52,7 +52,11 @@ export default async function login({ flags, ctx }: Input): Promise<number> {
       { header: 'profile', value: () => result.profile },
       { header: 'balance', value: (a) => a.balanceUsd, format: (a) => money(a.balanceUsd) },
       { header: 'discount', value: (a) => a.discountPercent, format: (a) => percent(a.discountPercent) },
-      { header: 'reseller', value: (a) => a.resellerEnabled, format: (a, p) => (a.resellerEnabled === false ? p.red('disabled') : p.green('enabled')) },
+      {
+        header: 'reseller',
+        value: (a) => a.resellerEnabled,
+        format: (a, p) => (a.resellerEnabled === false ? p.red('disabled') : p.green('enabled')),
+      },
     ],
   });
   return 0;

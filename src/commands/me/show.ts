@@ -24,7 +24,11 @@ export async function run(ctx: Context): Promise<Snapshot> {
 export const ACCOUNT_COLUMNS: Column<Snapshot>[] = [
   { header: 'balance', value: (a) => a.balanceUsd, format: (a, p) => p.bold(money(a.balanceUsd)) },
   { header: 'discount', value: (a) => a.discountPercent, format: (a) => percent(a.discountPercent) },
-  { header: 'reseller', value: (a) => a.resellerEnabled, format: (a, p) => (a.resellerEnabled === false ? p.red('disabled') : a.resellerEnabled ? p.green('enabled') : '-') },
+  {
+    header: 'reseller',
+    value: (a) => a.resellerEnabled,
+    format: (a, p) => (a.resellerEnabled === false ? p.red('disabled') : a.resellerEnabled ? p.green('enabled') : '-'),
+  },
 ];
 const ACCOUNT_KEYS = ['balanceUsd', 'discountPercent', 'resellerEnabled'];
 
@@ -35,13 +39,15 @@ export function accountColumns(value: Snapshot): Column<Snapshot>[] {
     {
       header: 'units',
       value: (a) => a.units,
-      format: (a) => (a.units && typeof a.units === 'object' ? `${cell(a.units.active)} active / ${cell(a.units.total)} total` : cell(a.units)),
+      format: (a) =>
+        a.units && typeof a.units === 'object' ? `${cell(a.units.active)} active / ${cell(a.units.total)} total` : cell(a.units),
     },
     { header: 'prices', value: (a) => a.prices, format: (a) => pricesText(a.prices) },
     {
       header: 'webhook',
       value: (a) => a.webhook,
-      format: (a, p) => (a.webhook?.url ? `${a.webhook.url} ${a.webhook.enabled ? p.green('(enabled)') : p.yellow('(disabled)')}` : p.dim('not set')),
+      format: (a, p) =>
+        a.webhook?.url ? `${a.webhook.url} ${a.webhook.enabled ? p.green('(enabled)') : p.yellow('(disabled)')}` : p.dim('not set'),
     },
   ];
   const present = known.filter((c) => c.header !== 'email' || value.email !== undefined);

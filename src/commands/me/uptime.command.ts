@@ -11,6 +11,10 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  examples: ['proxyctl me uptime', 'proxyctl me uptime --day 7', 'proxyctl me uptime --from 2026-01-01T00:00:00Z --to 2026-01-08T00:00:00Z --json'],
+  examples: [
+    'proxyctl me uptime',
+    'proxyctl me uptime --day 7',
+    'proxyctl me uptime --from 2026-01-01T00:00:00Z --to 2026-01-08T00:00:00Z --json',
+  ],
   load: async () => (await import('./uptime.js')).default,
 });

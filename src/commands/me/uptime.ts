@@ -5,7 +5,19 @@ import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/index.js';
-import { assertFormats, bar, cell, outputMode, paintFor, percent, printList, printObject, withSpinner, type Column, type Paint } from '../../output/index.js';
+import {
+  assertFormats,
+  bar,
+  cell,
+  outputMode,
+  paintFor,
+  percent,
+  printList,
+  printObject,
+  withSpinner,
+  type Column,
+  type Paint,
+} from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
 
 const DAY_MS = 86_400_000;
@@ -51,7 +63,16 @@ function parseIso(flag: string, value: string): number {
   if (!m) throw bad();
   const [, y, mo, d, h = '00', mi = '00', sec = '00', zone] = m;
   const daysInMonth = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) throw bad();
+  if (
+    Number(mo) < 1 ||
+    Number(mo) > 12 ||
+    Number(d) < 1 ||
+    Number(d) > daysInMonth ||
+    Number(h) > 23 ||
+    Number(mi) > 59 ||
+    Number(sec) > 59
+  )
+    throw bad();
   let text = value.trim().replace(' ', 'T');
   if (m[4] === undefined) text += 'T00:00:00Z';
   else if (zone === undefined) text += 'Z';
@@ -71,7 +92,11 @@ export function parseOptions(flags: Input['flags'], now: Date): UptimeOptions {
   // The API defaults a missing start to 24 hours ago.
   const from = flags.from !== undefined ? parseIso('--from', flags.from) : nowMs - DAY_MS;
   if (from >= Math.min(to, nowMs)) {
-    throw new UsageError(flags.from === undefined ? 'with --to alone the window starts 24 hours ago, which is after --to; give --from too' : '--from must be before --to (and before now)');
+    throw new UsageError(
+      flags.from === undefined
+        ? 'with --to alone the window starts 24 hours ago, which is after --to; give --from too'
+        : '--from must be before --to (and before now)',
+    );
   }
   if (Math.min(to, nowMs) - from > MAX_WINDOW_MS) throw new UsageError('the uptime window is at most 30 days');
   // Sent normalised (UTC, with Z), so the server reads exactly the window checked above.
@@ -100,7 +125,11 @@ const UNIT_COLUMNS: Column<UnitUptime>[] = [
   { header: 'pool', value: (u) => u.poolId },
   { header: 'uptime', value: (u) => u.uptimePercent, format: (u, p) => uptimeBar(u.uptimePercent, p) },
   { header: 'up', value: (u) => u.slotsUp },
-  { header: 'down', value: (u) => u.slotsDown, format: (u, p) => (typeof u.slotsDown === 'number' && u.slotsDown > 0 ? p.red(String(u.slotsDown)) : cell(u.slotsDown)) },
+  {
+    header: 'down',
+    value: (u) => u.slotsDown,
+    format: (u, p) => (typeof u.slotsDown === 'number' && u.slotsDown > 0 ? p.red(String(u.slotsDown)) : cell(u.slotsDown)),
+  },
   { header: 'excluded', value: (u) => u.slotsExcluded },
 ];
 

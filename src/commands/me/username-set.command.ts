@@ -2,7 +2,9 @@ import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () =>
-  new Command('set').description('pin one proxy username for every unit created afterwards').argument('<name>', '3-32 characters, no spaces, ":" or "@"');
+  new Command('set')
+    .description('pin one proxy username for every unit created afterwards')
+    .argument('<name>', '3-32 characters, no spaces, ":" or "@"');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

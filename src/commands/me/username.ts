@@ -20,14 +20,20 @@ export async function run(proxyUsername: string | null, ctx: Context): Promise<u
   // Setting a value is idempotent, so a PUT may be retried like a read; any other method only
   // when the request provably never left.
   const retry = op.method === 'PUT' ? 'read' : 'not-sent';
-  const r = await withSpinner(ctx, 'Saving…', () => api.request<unknown>(op.method, op.path, shapes.usernamePin, { body: { proxyUsername }, retry }));
+  const r = await withSpinner(ctx, 'Saving…', () =>
+    api.request<unknown>(op.method, op.path, shapes.usernamePin, { body: { proxyUsername }, retry }),
+  );
   return r.data ?? { proxyUsername };
 }
 
 async function apply(ctx: Context, name: string | null): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const result = await run(name, ctx);
-  ctx.notice(name === null ? 'Proxy username cleared: new units get a random login.' : `Proxy username pinned to "${name}" for units created from now on.`);
+  ctx.notice(
+    name === null
+      ? 'Proxy username cleared: new units get a random login.'
+      : `Proxy username pinned to "${name}" for units created from now on.`,
+  );
   await printObject(ctx, result);
   return 0;
 }

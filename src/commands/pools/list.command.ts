@@ -15,6 +15,10 @@ export type Input = InputOf<typeof command>;
 export default defineCommand({
   command,
   isDefault: true,
-  examples: ['proxyctl pools', 'proxyctl pools --country us --provider Verizon', 'proxyctl pools --json | jq -r ".[] | select(.available) | .poolId"'],
+  examples: [
+    'proxyctl pools',
+    'proxyctl pools --country us --provider Verizon',
+    'proxyctl pools --json | jq -r ".[] | select(.available) | .poolId"',
+  ],
   load: async () => (await import('./list.js')).default,
 });

@@ -21,7 +21,12 @@ export function parseOptions(flags: ListOptions): ListOptions {
 export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool[]; prices: Record<string, unknown> | undefined }> {
   const api = await ctx.api();
   const body = await withSpinner(ctx, 'Fetching pools…', () =>
-    api.get<{ data: Pool[]; prices?: Record<string, unknown> }>('/pools', shapes.poolList, { provider: opts.provider, country: opts.country, state: opts.state, rotation: opts.rotation }),
+    api.get<{ data: Pool[]; prices?: Record<string, unknown> }>('/pools', shapes.poolList, {
+      provider: opts.provider,
+      country: opts.country,
+      state: opts.state,
+      rotation: opts.rotation,
+    }),
   );
   return { data: Array.isArray(body?.data) ? body.data : [], prices: body?.prices };
 }

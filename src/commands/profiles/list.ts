@@ -29,7 +29,11 @@ const BECAUSE_TEXT: Record<ActiveBecause, string> = {
 };
 
 /** The profile in use and why; `flagProfile` is --profile as given on the command line. */
-export function selectedProfile(ctx: Context, flagProfile: string | undefined, storedCurrent: string | undefined): { name: string; because: ActiveBecause } {
+export function selectedProfile(
+  ctx: Context,
+  flagProfile: string | undefined,
+  storedCurrent: string | undefined,
+): { name: string; because: ActiveBecause } {
   if (flagProfile !== undefined) return { name: flagProfile, because: 'flag' };
   const env = nonEmpty(ctx.io.env.PROXYCTL_PROFILE);
   if (env !== undefined) return { name: env, because: 'env' };
@@ -43,14 +47,24 @@ export async function run(ctx: Context, flagProfile: string | undefined): Promis
   const selected = selectedProfile(ctx, flagProfile, store.currentProfile());
   const profiles = store.profiles();
   if (!(selected.name in profiles) && selected.because !== 'default') {
-    ctx.notice(`profile "${selected.name}" (from ${BECAUSE_TEXT[selected.because]}) is not stored; log in with proxyctl login --profile ${selected.name}`);
+    ctx.notice(
+      `profile "${selected.name}" (from ${BECAUSE_TEXT[selected.because]}) is not stored; log in with proxyctl login --profile ${selected.name}`,
+    );
   }
-  if (nonEmpty(ctx.io.env.PROXYCTL_API_KEY) !== undefined) ctx.notice('PROXYCTL_API_KEY is set: commands use it instead of the stored key of the profile in use');
+  if (nonEmpty(ctx.io.env.PROXYCTL_API_KEY) !== undefined)
+    ctx.notice('PROXYCTL_API_KEY is set: commands use it instead of the stored key of the profile in use');
   return Object.entries(profiles)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, p]) => {
       const active = name === selected.name;
-      return { name, current: name === current, active, activeBecause: active ? selected.because : null, baseUrl: p.baseUrl ?? null, apiKey: maskKey(p.apiKey) };
+      return {
+        name,
+        current: name === current,
+        active,
+        activeBecause: active ? selected.because : null,
+        baseUrl: p.baseUrl ?? null,
+        apiKey: maskKey(p.apiKey),
+      };
     });
 }
 

@@ -1,7 +1,8 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
-const command = () => new Command('remove').alias('rm').description('delete a stored profile and its key').argument('<name>', 'profile name');
+const command = () =>
+  new Command('remove').alias('rm').description('delete a stored profile and its key').argument('<name>', 'profile name');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -6,6 +6,8 @@ export default async function remove({ args: [name], ctx }: Input): Promise<numb
   const store = await ctx.config();
   const { removed, wasCurrent } = await store.removeProfile(name);
   if (!removed) throw new UsageError(`no profile named "${name}"`, { hint: 'see proxyctl profiles list' });
-  ctx.notice(`Removed profile "${name}".${wasCurrent ? ' It was the current profile; choose another with proxyctl profiles use NAME.' : ''}`);
+  ctx.notice(
+    `Removed profile "${name}".${wasCurrent ? ' It was the current profile; choose another with proxyctl profiles use NAME.' : ''}`,
+  );
   return 0;
 }

@@ -2,7 +2,9 @@ import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () =>
-  new Command('advance').description('move the clock of a running sandbox forward (expiries, due webhook retries)').argument('<seconds>', 'seconds to advance');
+  new Command('advance')
+    .description('move the clock of a running sandbox forward (expiries, due webhook retries)')
+    .argument('<seconds>', 'seconds to advance');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -6,18 +6,27 @@ import { DEFAULT_API_KEY } from '../../sandbox/world.js';
 
 export async function callControl(ctx: Context, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
   const base = ctx.globals.baseUrl;
-  if (!base) throw new UsageError('no sandbox address', { hint: 'pass --base-url http://127.0.0.1:PORT or set PROXYCTL_BASE_URL (printed by proxyctl sandbox)' });
+  if (!base)
+    throw new UsageError('no sandbox address', {
+      hint: 'pass --base-url http://127.0.0.1:PORT or set PROXYCTL_BASE_URL (printed by proxyctl sandbox)',
+    });
   const url = `${base.replace(/\/+$/, '')}/_sandbox/${path}`;
   let res: Response;
   try {
     res = await fetch(url, {
       method,
-      headers: { 'x-api-key': ctx.io.env.PROXYCTL_API_KEY || DEFAULT_API_KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'x-api-key': ctx.io.env.PROXYCTL_API_KEY || DEFAULT_API_KEY,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.globals.timeoutMs)]),
     });
   } catch (e) {
-    throw new NetworkError(`cannot reach the sandbox at ${base}: ${(e as Error).message}`, { cause: e, hint: 'is proxyctl sandbox running there?' });
+    throw new NetworkError(`cannot reach the sandbox at ${base}: ${(e as Error).message}`, {
+      cause: e,
+      hint: 'is proxyctl sandbox running there?',
+    });
   }
   const text = await res.text();
   let parsed: Record<string, unknown>;
@@ -28,7 +37,13 @@ export async function callControl(ctx: Context, method: 'GET' | 'POST', path: st
   }
   if (!res.ok) {
     const e = (parsed.error ?? {}) as Record<string, unknown>;
-    throw new ApiError({ status: res.status, code: String(e.code ?? 'error'), message: String(e.message ?? `HTTP ${res.status}`), requestId: res.headers.get('x-request-id') ?? undefined, raw: e });
+    throw new ApiError({
+      status: res.status,
+      code: String(e.code ?? 'error'),
+      message: String(e.message ?? `HTTP ${res.status}`),
+      requestId: res.headers.get('x-request-id') ?? undefined,
+      raw: e,
+    });
   }
   return parsed;
 }

@@ -28,6 +28,10 @@ export type Input = InputOf<typeof command>;
 /** `proxyctl sandbox` serves the API itself and groups the helpers that talk to a running one. */
 export default defineCommand({
   command,
-  examples: ['proxyctl sandbox', 'proxyctl sandbox --port 0 --json | head -1', 'proxyctl sandbox --state ./sandbox.json --time-scale 60 --fail-pool US-12'],
+  examples: [
+    'proxyctl sandbox',
+    'proxyctl sandbox --port 0 --json | head -1',
+    'proxyctl sandbox --state ./sandbox.json --time-scale 60 --fail-pool US-12',
+  ],
   load: async () => (await import('./serve.js')).default,
 });

@@ -38,13 +38,14 @@ export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, stri
 export default async function serve({ flags, ctx }: Input): Promise<number> {
   const opts = parseServeFlags(flags, ctx.io.env);
   const { startSandbox } = await import('../../sandbox/index.js');
-  let sb;
+  let sb: Awaited<ReturnType<typeof startSandbox>>;
   try {
     // The sandbox never touches `process`: its own faults are reported on this command's stderr.
     sb = await startSandbox({ ...opts, log: (line) => ctx.io.stderr.write(`${line}\n`) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new UsageError(`port ${opts.port} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });
+    if (err.code === 'EADDRINUSE')
+      throw new UsageError(`port ${opts.port} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });
     if (e instanceof RangeError) throw new UsageError(e.message);
     throw e;
   }
@@ -59,7 +60,11 @@ export default async function serve({ flags, ctx }: Input): Promise<number> {
         `  OpenAPI description:  ${baseUrl}/api/reseller/v1/openapi.json\n\n` +
         `export PROXYCTL_BASE_URL=${baseUrl} PROXYCTL_API_KEY=${apiKey}\n`,
     );
-    ctx.notice(opts.stateFile ? `State persisted to ${opts.stateFile}. Ctrl-C to stop.` : 'State is in memory only (use --state FILE to keep it). Ctrl-C to stop.');
+    ctx.notice(
+      opts.stateFile
+        ? `State persisted to ${opts.stateFile}. Ctrl-C to stop.`
+        : 'State is in memory only (use --state FILE to keep it). Ctrl-C to stop.',
+    );
   }
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

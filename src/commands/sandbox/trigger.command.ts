@@ -4,7 +4,9 @@ import { pool } from '../options.js';
 
 const command = () =>
   new Command('trigger')
-    .description('fire an operator event (unit.down, usage.warning, usage.throttled, server.down, server.ip_changed, …) on a running sandbox')
+    .description(
+      'fire an operator event (unit.down, usage.warning, usage.throttled, server.down, server.ip_changed, …) on a running sandbox',
+    )
     .argument('<event>', 'event name')
     .option('--unit <ref>', 'proxyRef of the unit concerned')
     .addOption(pool('poolId of the server concerned (server.* events)'))
@@ -16,6 +18,9 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  examples: ['proxyctl sandbox trigger unit.down --unit PRX-1 --reason quota_exceeded', 'proxyctl sandbox trigger server.down --pool US-11'],
+  examples: [
+    'proxyctl sandbox trigger unit.down --unit PRX-1 --reason quota_exceeded',
+    'proxyctl sandbox trigger server.down --pool US-11',
+  ],
   load: async () => (await import('./trigger.js')).default,
 });

@@ -4,8 +4,6 @@ import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
 import { escapeControl } from '../../output/escape.js';
 
-type TriggerFlags = Input['flags'];
-
 export default async function trigger({ args: [event], flags, ctx }: Input): Promise<number> {
   let extra: Record<string, unknown> = {};
   if (flags.data !== undefined) {
@@ -31,7 +29,11 @@ export default async function trigger({ args: [event], flags, ctx }: Input): Pro
   } else {
     const deliveries = (r.deliveries as { id: string }[] | undefined) ?? [];
     ctx.io.stdout.write(`${escapeControl(`${String(r.event)} fired: ${JSON.stringify(r.data)}`)}\n`);
-    ctx.notice(deliveries.length ? `delivery ${deliveries.map((d) => d.id).join(', ')} queued (see proxyctl webhook log)` : 'no webhook is configured, so nothing was delivered');
+    ctx.notice(
+      deliveries.length
+        ? `delivery ${deliveries.map((d) => d.id).join(', ')} queued (see proxyctl webhook log)`
+        : 'no webhook is configured, so nothing was delivered',
+    );
   }
   return 0;
 }

@@ -14,6 +14,9 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  examples: ['proxyctl units change-protocol PRX-123 --protocol http', 'proxyctl units change-protocol PRX-123 --protocol inject --allow-ip 203.0.113.7'],
+  examples: [
+    'proxyctl units change-protocol PRX-123 --protocol http',
+    'proxyctl units change-protocol PRX-123 --protocol inject --allow-ip 203.0.113.7',
+  ],
   load: async () => (await import('./change-protocol.js')).default,
 });

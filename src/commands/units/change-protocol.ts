@@ -27,7 +27,10 @@ export function parseChangeProtocol(f: Flags): ChangeProtocolBody {
 
 export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
-  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, shapes.unit, { body, retry: 'not-sent' });
+  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, shapes.unit, {
+    body,
+    retry: 'not-sent',
+  });
   return res.data;
 }
 

@@ -53,43 +53,50 @@ export async function guidedCreate(
     listPrices = res.prices;
     if (pools.length === 0) throw new UsageError(`no pools in ${country}`);
     const hint = body.period ?? '30d';
-    body.poolId = await select(
-      {
-        message: 'Pool',
-        pageSize: 15,
-        choices: pools.map((p) => {
-          const price = (p.prices ?? listPrices)?.[hint];
-          const where = [p.provider, p.state, p.rotation ? `rotation ${p.rotation}` : 'no rotation'].filter(Boolean).join(', ');
-          return {
-            name: escapeControl(`${p.poolId}  ${where}  ${money(price)}/${hint}`),
-            value: p.poolId,
-            // The prompt prints this after the name, so the name itself does not say it again.
-            disabled: p.available === false ? '(unavailable)' : false,
-          };
-        }),
-      },
-    );
+    body.poolId = await select({
+      message: 'Pool',
+      pageSize: 15,
+      choices: pools.map((p) => {
+        const price = (p.prices ?? listPrices)?.[hint];
+        const where = [p.provider, p.state, p.rotation ? `rotation ${p.rotation}` : 'no rotation'].filter(Boolean).join(', ');
+        return {
+          name: escapeControl(`${p.poolId}  ${where}  ${money(price)}/${hint}`),
+          value: p.poolId,
+          // The prompt prints this after the name, so the name itself does not say it again.
+          disabled: p.available === false ? '(unavailable)' : false,
+        };
+      }),
+    });
   }
   answers.pool = body.poolId;
   const prices = given ? given.prices : (pools.find((p) => p.poolId === body.poolId)?.prices ?? listPrices);
-  body.period ??= await select(
-    { message: 'Period', choices: PERIODS.map((p) => ({ name: `${p.padEnd(4)} ${money(prices?.[p])}${parsed.count > 1 ? ' each' : ''}`, value: p })) },
-  );
+  body.period ??= await select({
+    message: 'Period',
+    choices: PERIODS.map((p) => ({ name: `${p.padEnd(4)} ${money(prices?.[p])}${parsed.count > 1 ? ' each' : ''}`, value: p })),
+  });
   if (body.protocol === undefined) {
-    const protocol = await select<Protocol>(
-      {
-        message: 'Protocol',
-        choices: [
-          { name: 'socks5 (username and password)', value: 'socks5' },
-          { name: 'http (username and password)', value: 'http' },
-          { name: 'http_noauth / inject (no login, one whitelisted IP)', value: 'http_noauth' },
-        ],
-      },
-    );
+    const protocol = await select<Protocol>({
+      message: 'Protocol',
+      choices: [
+        { name: 'socks5 (username and password)', value: 'socks5' },
+        { name: 'http (username and password)', value: 'http' },
+        { name: 'http_noauth / inject (no login, one whitelisted IP)', value: 'http_noauth' },
+      ],
+    });
     answers.protocol = protocol;
     if (protocol === 'http_noauth') {
       if (body.credentials) throw new UsageError('http_noauth units have no credentials: drop --username/--password');
-      const ip = await input({ message: 'Client IPv4 allowed to connect', validate: (v) => { try { parseIPv4(v); return true; } catch (e) { return (e as Error).message; } } });
+      const ip = await input({
+        message: 'Client IPv4 allowed to connect',
+        validate: (v) => {
+          try {
+            parseIPv4(v);
+            return true;
+          } catch (e) {
+            return (e as Error).message;
+          }
+        },
+      });
       answers.allowIp = [ip];
     }
   }

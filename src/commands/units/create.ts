@@ -8,14 +8,12 @@ import { assertFormats, printObject } from '../../output/index.js';
 import { progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
 import { createSafely, rememberPurchase } from '../../units/create-safely.js';
-import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput } from '../../units/create-input.js';
+import { isComplete, parseCreateFlags, type CreateInput } from '../../units/create-input.js';
 import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import { unitDetailView, unitView } from '../../units/view.js';
-
-type Flags = CreateFlags;
 
 /** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
 export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan): Promise<void> {
@@ -27,14 +25,24 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
   const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
   if (opts.dryRun) {
-    await printObject(ctx, { dryRun: true, poolId: opts.body.poolId, period: opts.body.period, protocol: opts.body.protocol ?? 'socks5', ...q, affordable: q.balanceAfter >= 0 });
+    await printObject(ctx, {
+      dryRun: true,
+      poolId: opts.body.poolId,
+      period: opts.body.period,
+      protocol: opts.body.protocol ?? 'socks5',
+      ...q,
+      affordable: q.balanceAfter >= 0,
+    });
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was bought`);
     return;
   }
   assertAffordable(q, what);
   const baseKey = opts.baseKey ?? newBaseKey();
-  if (opts.count > 1 && !opts.baseKey) ctx.notice(`idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`);
+  if (opts.count > 1 && !opts.baseKey)
+    ctx.notice(
+      `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
+    );
 
   const keys: string[] = [];
   const indices = Array.from({ length: opts.count }, (_, i) => i);
@@ -44,7 +52,13 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   const report = await runBulk(
     ctx,
     indices,
-    { verb: 'created', label: (i) => `#${i + 1}`, describe: (u) => (u as Unit).proxyRef, stop: breaker.signal, onEvent: progressRenderer(ctx) },
+    {
+      verb: 'created',
+      label: (i) => `#${i + 1}`,
+      describe: (u) => (u as Unit).proxyRef,
+      stop: breaker.signal,
+      onEvent: progressRenderer(ctx),
+    },
     async (i) => {
       const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal });
       keys[i] = out.idempotencyKey;
@@ -60,14 +74,18 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
 
   await printOutcomes(ctx, report, { one: unitDetailView, many: unitView }, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   const failed = report.outcomes.some((o) => !o.ok);
-  if ((failed || report.interrupted || report.stopped) && opts.count > 1) ctx.notice(`to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
+  if ((failed || report.interrupted || report.stopped) && opts.count > 1)
+    ctx.notice(`to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
   settleBulk(ctx, report, 'created', (succeeded) => upstreamStopError(opts.body.poolId, breaker.refunded, succeeded, report));
 }
 
 function upstreamStopError(poolId: string, refunded: number, succeeded: number, report: BulkReport<unknown>): CliError {
   const message = `pool ${poolId} is failing upstream; stopped; nothing charged for the ${refunded} failed item${refunded === 1 ? '' : 's'}`;
   if (succeeded > 0) return new PartialFailureError(message, itemOutcomes(report));
-  return new ApiError({ status: 503, code: 'pool_failing_upstream', message }, 'try another pool (proxyctl pools), or this one again later');
+  return new ApiError(
+    { status: 503, code: 'pool_failing_upstream', message },
+    'try another pool (proxyctl pools), or this one again later',
+  );
 }
 
 export default async function handler({ flags, ctx }: Input): Promise<number> {
@@ -82,7 +100,9 @@ export default async function handler({ flags, ctx }: Input): Promise<number> {
     return finished(ctx);
   }
   if (!ctx.canPrompt) {
-    throw new UsageError('--pool and --period are required', { hint: 'e.g. proxyctl units create --pool US-12 --period 7d (in a terminal, leave them out for a guided choice)' });
+    throw new UsageError('--pool and --period are required', {
+      hint: 'e.g. proxyctl units create --pool US-12 --period 7d (in a terminal, leave them out for a guided choice)',
+    });
   }
   // The guided flow answers with the same (validated) input and the same quote, confirmed.
   const { guidedCreate } = await import('./create-guided.js');

@@ -12,8 +12,6 @@ import type { ExtendResult } from '../../units/types.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
-type Flags = Input['flags'];
-
 export interface ExtendOptions {
   refs: string[];
   period: Period;
@@ -52,7 +50,10 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const refs = parseRefs(raw);
   // Each extension is charged, so a ref typed twice is extended once, and the user is told which.
   const dupes = duplicateRefs(raw);
-  if (dupes.length) ctx.warn(`${dupes.join(', ')} ${dupes.length > 1 ? 'were' : 'was'} named more than once; ${dupes.length > 1 ? 'each is' : 'it is'} extended once`);
+  if (dupes.length)
+    ctx.warn(
+      `${dupes.join(', ')} ${dupes.length > 1 ? 'were' : 'was'} named more than once; ${dupes.length > 1 ? 'each is' : 'it is'} extended once`,
+    );
   await run({ refs, period: parsePeriod(flags.period), dryRun: flags.dryRun === true }, ctx);
   return finished(ctx);
 }

@@ -45,7 +45,8 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const items = first.done ? [] : first.value.items;
   await printList(ctx, items, unitView);
   const p = first.done ? undefined : first.value.pagination;
-  if (p?.hasNext && !opts.all) ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); use --all for every page`);
+  if (p?.hasNext && !opts.all)
+    ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); use --all for every page`);
 }
 
 export default async function handler({ flags, ctx }: Input): Promise<number> {

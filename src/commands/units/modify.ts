@@ -27,7 +27,10 @@ export function parseModify(f: Flags): ModifyBody {
 export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<{ proxyRef: string; modified: boolean }> {
   const api = await ctx.api();
   // A replacement of fields: sending it twice leaves the same unit, so reads' retries are fine.
-  const res = await api.request<{ proxyRef: string; modified: boolean }>('PATCH', `/units/${encodeURIComponent(ref)}`, shapes.modified, { body, retry: 'read' });
+  const res = await api.request<{ proxyRef: string; modified: boolean }>('PATCH', `/units/${encodeURIComponent(ref)}`, shapes.modified, {
+    body,
+    retry: 'read',
+  });
   // Only `modified: true` is done; anything else fails with the API's answer and what a re-read found.
   if (!applied(res.data, 'modified')) throw await notModified(api, ref, body, res.data, res.requestId);
   return res.data;

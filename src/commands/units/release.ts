@@ -16,18 +16,28 @@ interface Removed {
   removed: boolean;
 }
 
-const view = { columns: [{ header: 'ref', value: (r: Removed) => r.proxyRef }, { header: 'removed', value: (r: Removed) => r.removed }] };
+const view = {
+  columns: [
+    { header: 'ref', value: (r: Removed) => r.proxyRef },
+    { header: 'removed', value: (r: Removed) => r.removed },
+  ],
+};
 
 export async function confirmRelease(refs: string[], ctx: Context): Promise<void> {
   if (ctx.globals.yes) return;
   const list = refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
   const ask = await ctx.prompt.open({
-    unavailable: new UsageError(`refusing to release ${list} without confirmation`, { hint: 'releasing deletes units permanently with no refund; add --yes to confirm' }),
+    unavailable: new UsageError(`refusing to release ${list} without confirmation`, {
+      hint: 'releasing deletes units permanently with no refund; add --yes to confirm',
+    }),
     cancelled: 'cancelled; nothing was released',
   });
   // A "no" is exit 2 (the contract's "refused confirmation"), so a wrapper script never mistakes
   // "the user said no" for "released".
-  await ask.confirm({ message: `Release ${list}? They are deleted permanently and nothing is refunded.`, default: false }, 'nothing released: the release was not confirmed');
+  await ask.confirm(
+    { message: `Release ${list}? They are deleted permanently and nothing is refunded.`, default: false },
+    'nothing released: the release was not confirmed',
+  );
 }
 
 export async function run(refs: string[], ctx: Context): Promise<void> {

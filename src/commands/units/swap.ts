@@ -12,7 +12,10 @@ import * as shapes from '../../api/shapes.js';
 export async function run(ref: string, newPoolId: string, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
   // A second swap would move the unit again, so only a request that never left is retried.
-  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/swap`, shapes.unit, { body: { newPoolId }, retry: 'not-sent' });
+  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/swap`, shapes.unit, {
+    body: { newPoolId },
+    retry: 'not-sent',
+  });
   return res.data;
 }
 

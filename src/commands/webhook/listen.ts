@@ -54,7 +54,7 @@ const REFRESH_INTERVAL_MS = 2_000;
 async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSource> {
   const fixed = given.length > 0 ? given : ctx.io.env.PROXYCTL_WEBHOOK_SECRET ? [ctx.io.env.PROXYCTL_WEBHOOK_SECRET] : [];
   if (fixed.length > 0) return { current: () => fixed };
-  let api;
+  let api: Awaited<ReturnType<Context['api']>>;
   try {
     api = await ctx.api();
   } catch (err) {
@@ -70,7 +70,8 @@ async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSour
     return typeof config.secret === 'string' && config.secret !== '' ? config.secret : undefined;
   };
   let secret = await read();
-  if (!secret) ctx.warn('the account has no webhook secret yet; it is read again when the first delivery arrives (after proxyctl webhook set)');
+  if (!secret)
+    ctx.warn('the account has no webhook secret yet; it is read again when the first delivery arrives (after proxyctl webhook set)');
   let lastRefresh = 0;
   let pending: Promise<boolean> | undefined;
   return {
@@ -101,7 +102,11 @@ export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paint
   if (r.redelivery) parts.push(paint.yellow(`redelivery #${r.seen - 1} of ${r.eventId ?? 'this event'}`));
   if (r.forward) {
     const f = r.forward;
-    parts.push(f.status !== undefined ? `→ ${f.status >= 200 && f.status < 300 ? paint.green(String(f.status)) : paint.red(String(f.status))} (${f.ms}ms)` : paint.red(`→ failed: ${f.error}`));
+    parts.push(
+      f.status !== undefined
+        ? `→ ${f.status >= 200 && f.status < 300 ? paint.green(String(f.status)) : paint.red(String(f.status))} (${f.ms}ms)`
+        : paint.red(`→ failed: ${f.error}`),
+    );
   }
   return parts.join('  ');
 }
@@ -114,7 +119,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   const paint = paintFor(ctx);
   let received = 0;
   let rejected = 0;
-  let receiver;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
       host: opts.host,
@@ -131,7 +136,10 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${opts.port} is already in use on ${opts.host}`, { hint: 'pick another with --port N (0: any free port)' });
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${opts.port} is already in use on ${opts.host}`, {
+        hint: 'pick another with --port N (0: any free port)',
+      });
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${code})`);
     throw err;
   }

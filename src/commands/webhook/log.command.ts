@@ -16,6 +16,10 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  examples: ['proxyctl webhook log --status FAILED', 'proxyctl webhook log --follow', 'proxyctl webhook log --all --json > deliveries.json'],
+  examples: [
+    'proxyctl webhook log --status FAILED',
+    'proxyctl webhook log --follow',
+    'proxyctl webhook log --all --json > deliveries.json',
+  ],
   load: async () => (await import('./log.js')).default,
 });

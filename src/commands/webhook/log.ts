@@ -33,7 +33,8 @@ export function parseLogFlags(flags: LogFlags): LogOptions {
   const page = parseInteger(flags.page, '--page', 1, 1_000_000);
   const pageSize = parseInteger(flags.pageSize, '--page-size', 1, 100);
   const interval = flags.interval === undefined ? 2 : Number(flags.interval);
-  if (!Number.isFinite(interval) || interval < 1 || interval > 3600) throw new UsageError(`--interval must be 1 to 3600 seconds, got "${flags.interval}"`);
+  if (!Number.isFinite(interval) || interval < 1 || interval > 3600)
+    throw new UsageError(`--interval must be 1 to 3600 seconds, got "${flags.interval}"`);
   if (flags.follow && (flags.all || page !== undefined)) throw new UsageError('--follow cannot be combined with --all or --page');
   if (flags.all && page !== undefined) throw new UsageError('--all cannot be combined with --page');
   return {
@@ -58,7 +59,8 @@ function clock(d: Date): string {
 export function describeChange(c: DeliveryChange, now: Date, color: ReturnType<typeof paintFor>): string {
   const d = c.delivery;
   const parts = [color.dim(clock(now)), d.id, d.event];
-  if (c.type === 'changed' && c.changed.includes('status')) parts.push(`${paintStatus(c.previous.status, color)} → ${paintStatus(d.status, color)}`);
+  if (c.type === 'changed' && c.changed.includes('status'))
+    parts.push(`${paintStatus(c.previous.status, color)} → ${paintStatus(d.status, color)}`);
   else parts.push(paintStatus(d.status, color));
   parts.push(`attempt ${attemptsOf(d)}`);
   if (d.responseStatus !== undefined && d.responseStatus !== null) parts.push(`HTTP ${cell(d.responseStatus)}`);
@@ -129,7 +131,11 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   if (opts.follow) return follow(ctx, api, opts);
   const view = { columns: deliveryColumns, empty: 'No deliveries found.' };
   if (opts.all) {
-    await printList(ctx, api.all<Delivery>('/webhook/deliveries', shapes.delivery, { ...opts.query, pageSize: opts.query.pageSize ?? 100 }), view);
+    await printList(
+      ctx,
+      api.all<Delivery>('/webhook/deliveries', shapes.delivery, { ...opts.query, pageSize: opts.query.pageSize ?? 100 }),
+      view,
+    );
     return 0;
   }
   const body = await firstPage(api, opts.query);

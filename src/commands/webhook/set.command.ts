@@ -2,7 +2,9 @@ import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () =>
-  new Command('set').description('set the webhook URL (https; plain http only to this machine) and show the new secret once').argument('<url>', 'receiver URL');
+  new Command('set')
+    .description('set the webhook URL (https; plain http only to this machine) and show the new secret once')
+    .argument('<url>', 'receiver URL');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -49,7 +49,9 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   await printObject(ctx, delivery, { columns: deliveryColumns });
   if (delivery?.status === 'DELIVERED') ctx.notice('The receiver acknowledged the test event.');
   else if (delivery?.status === 'FAILED' || (delivery?.attempts ?? 0) > 0) {
-    ctx.warn(`the receiver did not acknowledge the test event${delivery.lastError ? ` (${delivery.lastError})` : ''}; retries follow the usual schedule (proxyctl webhook log --follow)`);
+    ctx.warn(
+      `the receiver did not acknowledge the test event${delivery.lastError ? ` (${delivery.lastError})` : ''}; retries follow the usual schedule (proxyctl webhook log --follow)`,
+    );
   } else {
     ctx.notice('Not attempted yet; watch it with: proxyctl webhook log --follow');
   }

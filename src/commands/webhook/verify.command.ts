@@ -13,8 +13,8 @@ export type Input = InputOf<typeof command>;
 export default defineCommand({
   command,
   examples: [
-    "proxyctl webhook verify --secret \"$SECRET\" --signature 'sha256=4f…' --payload-file body.json",
-    "printf '%s' \"$BODY\" | proxyctl webhook verify --secret \"$OLD\" --secret \"$NEW\" --signature \"$SIG\"",
+    'proxyctl webhook verify --secret "$SECRET" --signature \'sha256=4f…\' --payload-file body.json',
+    'printf \'%s\' "$BODY" | proxyctl webhook verify --secret "$OLD" --secret "$NEW" --signature "$SIG"',
   ],
   load: async () => (await import('./verify.js')).default,
 });

@@ -19,7 +19,9 @@ export interface VerifyOptions {
 export function parseVerifyFlags(flags: VerifyFlags, ctx: Context): VerifyOptions {
   const secrets = flags.secret.length > 0 ? flags.secret : ctx.io.env.PROXYCTL_WEBHOOK_SECRET ? [ctx.io.env.PROXYCTL_WEBHOOK_SECRET] : [];
   if (secrets.length === 0) {
-    throw new UsageError('no webhook secret given', { hint: 'pass --secret S (repeatable) or set PROXYCTL_WEBHOOK_SECRET; proxyctl webhook get --json shows it' });
+    throw new UsageError('no webhook secret given', {
+      hint: 'pass --secret S (repeatable) or set PROXYCTL_WEBHOOK_SECRET; proxyctl webhook get --json shows it',
+    });
   }
   if (secrets.some((s) => s === '')) throw new UsageError('--secret must not be empty');
   const digest = parseSignatureArg(flags.signature);
@@ -53,9 +55,12 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   if (index < 0 && body.length === 0) {
     // Nothing to verify is missing input (exit 2), not a forged delivery (exit 11): deliveries are
     // never empty, so this is a script piping an empty variable or the wrong file.
-    throw new UsageError(`the payload is empty (${opts.payloadFile === undefined || opts.payloadFile === '-' ? 'nothing on stdin' : opts.payloadFile})`, {
-      hint: 'pipe the exact raw request body on stdin, or pass --payload-file F',
-    });
+    throw new UsageError(
+      `the payload is empty (${opts.payloadFile === undefined || opts.payloadFile === '-' ? 'nothing on stdin' : opts.payloadFile})`,
+      {
+        hint: 'pipe the exact raw request body on stdin, or pass --payload-file F',
+      },
+    );
   }
   if (index < 0) {
     throw new SignatureError(

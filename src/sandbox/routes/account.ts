@@ -50,7 +50,8 @@ const DAY_MS = 86_400_000;
 function parseInstant(raw: string | null, name: string): number | undefined {
   if (raw === null || raw === '') return undefined;
   const t = Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(t)) throw badRequest(`${name} must be an ISO 8601 date-time, got ${JSON.stringify(raw)}`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(t))
+    throw badRequest(`${name} must be an ISO 8601 date-time, got ${JSON.stringify(raw)}`);
   return t;
 }
 
@@ -78,10 +79,24 @@ export function uptime(w: World, req: ApiRequest): Reply {
     total.slotsUp += c.slotsUp;
     total.slotsDown += c.slotsDown;
     total.slotsExcluded += c.slotsExcluded;
-    units.push({ proxyRef: u.proxyRef, poolId: u.poolId, from: new Date(start).toISOString(), to: new Date(end).toISOString(), uptimePercent: uptimePercent(c), ...c });
+    units.push({
+      proxyRef: u.proxyRef,
+      poolId: u.poolId,
+      from: new Date(start).toISOString(),
+      to: new Date(end).toISOString(),
+      uptimePercent: uptimePercent(c),
+      ...c,
+    });
   }
   return {
     status: 200,
-    body: { from: new Date(from).toISOString(), to: new Date(to).toISOString(), slotsPerDay: SLOTS_PER_DAY, uptimePercent: uptimePercent(total), ...total, units },
+    body: {
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      slotsPerDay: SLOTS_PER_DAY,
+      uptimePercent: uptimePercent(total),
+      ...total,
+      units,
+    },
   };
 }

@@ -49,7 +49,9 @@ export function providers(w: World): Reply {
 
 export function countries(w: World): Reply {
   const m = countBy(w.pools.map((p) => p.country));
-  const data = [...m].sort(([a], [b]) => a.localeCompare(b)).map(([country, poolCount]) => ({ country, name: COUNTRY_NAMES[country] ?? country, poolCount }));
+  const data = [...m]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([country, poolCount]) => ({ country, name: COUNTRY_NAMES[country] ?? country, poolCount }));
   return { status: 200, body: { data } };
 }
 
@@ -57,9 +59,11 @@ export function states(w: World, req: ApiRequest): Reply {
   const country = req.query.get('country')?.toUpperCase() || undefined;
   const pools = w.pools.filter((p) => p.state !== null && (country === undefined || p.country === country));
   const m = countBy(pools.map((p) => `${p.country}/${p.state}`));
-  const data = [...m].sort(([a], [b]) => a.localeCompare(b)).map(([k, poolCount]) => {
-    const [c, s] = k.split('/') as [string, string];
-    return { country: c, state: s, poolCount };
-  });
+  const data = [...m]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, poolCount]) => {
+      const [c, s] = k.split('/') as [string, string];
+      return { country: c, state: s, poolCount };
+    });
   return { status: 200, body: { data } };
 }

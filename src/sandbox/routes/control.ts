@@ -8,8 +8,18 @@ import { publicDelivery } from '../webhooks.js';
 import type { World } from '../world.js';
 
 export const EVENTS = [
-  'unit.created', 'unit.extended', 'unit.swapped', 'unit.protocol_changed', 'unit.modified', 'unit.released',
-  'unit.down', 'usage.warning', 'usage.throttled', 'server.down', 'server.ip_changed', 'balance.low',
+  'unit.created',
+  'unit.extended',
+  'unit.swapped',
+  'unit.protocol_changed',
+  'unit.modified',
+  'unit.released',
+  'unit.down',
+  'usage.warning',
+  'usage.throttled',
+  'server.down',
+  'server.ip_changed',
+  'balance.low',
 ] as const;
 
 const num = (v: unknown, dflt: number) => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
@@ -21,7 +31,9 @@ function limitOf(w: World, ref: string): number {
 
 function affectedUnits(w: World, poolId: string) {
   const now = w.clock.now();
-  return [...w.state.units.values()].filter((u) => u.poolId === poolId && unitStatus(u, now) === 'ACTIVE').map((u) => ({ proxyRef: u.proxyRef, ip: u.ip, port: u.port }));
+  return [...w.state.units.values()]
+    .filter((u) => u.poolId === poolId && unitStatus(u, now) === 'ACTIVE')
+    .map((u) => ({ proxyRef: u.proxyRef, ip: u.ip, port: u.port }));
 }
 
 /** The `data` of an operator event, from the trigger body (extra fields override the defaults). */
@@ -41,7 +53,8 @@ function eventData(w: World, event: string, b: Record<string, unknown>): Record<
   switch (event) {
     case 'unit.down': {
       const reason = b.reason ?? 'server_unreachable';
-      if (reason !== 'quota_exceeded' && reason !== 'server_unreachable') throw badRequest('reason must be quota_exceeded or server_unreachable');
+      if (reason !== 'quota_exceeded' && reason !== 'server_unreachable')
+        throw badRequest('reason must be quota_exceeded or server_unreachable');
       return { proxyRef: needRef(), reason };
     }
     case 'usage.warning': {
@@ -53,11 +66,21 @@ function eventData(w: World, event: string, b: Record<string, unknown>): Record<
     }
     case 'usage.throttled': {
       const limitMb = num(b.limitMb, limitOf(w, needRef()));
-      return { proxyRef: ref, throttleSpeedMbps: num(b.throttleSpeedMbps, 1), durationHours: num(b.durationHours, 24), consumedMb: num(b.consumedMb, limitMb), limitMb };
+      return {
+        proxyRef: ref,
+        throttleSpeedMbps: num(b.throttleSpeedMbps, 1),
+        durationHours: num(b.durationHours, 24),
+        consumedMb: num(b.consumedMb, limitMb),
+        limitMb,
+      };
     }
     case 'server.down': {
       const p = needPool();
-      return { poolCode: p.poolId, reason: typeof b.reason === 'string' ? b.reason : 'maintenance', affectedUnits: affectedUnits(w, p.poolId) };
+      return {
+        poolCode: p.poolId,
+        reason: typeof b.reason === 'string' ? b.reason : 'maintenance',
+        affectedUnits: affectedUnits(w, p.poolId),
+      };
     }
     case 'server.ip_changed': {
       const p = needPool();
@@ -78,7 +101,8 @@ function eventData(w: World, event: string, b: Record<string, unknown>): Record<
 export function trigger(w: World, req: ApiRequest): Reply {
   const b = bodyObject(req.body, true);
   const event = b.event;
-  if (typeof event !== 'string' || !(EVENTS as readonly string[]).includes(event)) throw badRequest(`event must be one of ${EVENTS.join(', ')}`);
+  if (typeof event !== 'string' || !(EVENTS as readonly string[]).includes(event))
+    throw badRequest(`event must be one of ${EVENTS.join(', ')}`);
   const data = eventData(w, event, b);
   const d = w.emit(event, data);
   w.persist();
@@ -114,7 +138,11 @@ export function dumpState(w: World): Reply {
       balanceUsd: s.balanceUsd,
       discountPercent: w.o.discountPercent,
       proxyUsername: s.proxyUsername,
-      units: [...s.units.values()].map((u) => ({ ...unitView(u, now), pricePaid: u.pricePaid, releasedAt: u.releasedAt === null ? null : new Date(u.releasedAt).toISOString() })),
+      units: [...s.units.values()].map((u) => ({
+        ...unitView(u, now),
+        pricePaid: u.pricePaid,
+        releasedAt: u.releasedAt === null ? null : new Date(u.releasedAt).toISOString(),
+      })),
       deliveries: [...s.deliveries].sort((a, b) => b.seq - a.seq).map((d) => ({ ...publicDelivery(d), payload: d.payload })),
       idempotency: s.idempotency.size,
       inFlightPurchases: w.inFlightPurchases,

@@ -46,11 +46,18 @@ export function swapUnit(w: World, req: ApiRequest): Reply {
 export function changeProtocol(w: World, req: ApiRequest): Reply {
   const b = bodyObject(req.body, true);
   const u = findUnit(w, req.params.proxyRef, { activeOnly: true });
-  if (b.newProtocol === undefined || b.newProtocol === null) throw new ApiFailure(400, 'protocol_invalid', 'newProtocol is required: socks5, http or http_noauth');
+  if (b.newProtocol === undefined || b.newProtocol === null)
+    throw new ApiFailure(400, 'protocol_invalid', 'newProtocol is required: socks5, http or http_noauth');
   const next = parseProtocol(b.newProtocol, 'newProtocol');
   if (next === u.protocol) throw new ApiFailure(409, 'protocol_unchanged', `unit ${u.proxyRef} already uses ${next}`);
   if (next === 'http_noauth') {
-    u.allowedIps = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 1, 'exactly one client IPv4 address for http_noauth (add more later with PATCH)');
+    u.allowedIps = parseAllowedIps(
+      b.allowedIps,
+      'allowedIps',
+      1,
+      1,
+      'exactly one client IPv4 address for http_noauth (add more later with PATCH)',
+    );
     if (u.credentials) u.savedCredentials = u.credentials;
     u.credentials = null;
   } else {

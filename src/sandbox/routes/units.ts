@@ -1,9 +1,29 @@
 // Unit list, detail, create, modify and release (spec §4.3).
 import { PERIOD_SECONDS } from '../catalogue.js';
 import { ApiFailure, badRequest, errorBody, type ApiRequest, type Reply } from '../http.js';
-import { availablePool, chargeAndRun, findUnit, generatedCredentials, placement, UNIT_STATUSES, unitStatus, unitView } from '../units-model.js';
+import {
+  availablePool,
+  chargeAndRun,
+  findUnit,
+  generatedCredentials,
+  placement,
+  UNIT_STATUSES,
+  unitStatus,
+  unitView,
+} from '../units-model.js';
 import type { IdempotencyRecord, UnitRecord } from '../state.js';
-import { bodyObject, optionalString, parseAllowedIps, parseCredentials, parseProtocol, queryBool, queryEnum, queryInt, requirePeriod, UUID_RE } from '../validate.js';
+import {
+  bodyObject,
+  optionalString,
+  parseAllowedIps,
+  parseCredentials,
+  parseProtocol,
+  queryBool,
+  queryEnum,
+  queryInt,
+  requirePeriod,
+  UUID_RE,
+} from '../validate.js';
 import type { World } from '../world.js';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -51,7 +71,8 @@ export async function createUnit(w: World, req: ApiRequest): Promise<Reply> {
   const now = w.clock.now();
   const prior = w.state.idempotency.get(slot);
   if (prior && now - prior.createdAt < IDEMPOTENCY_WINDOW_MS) {
-    if (prior.inFlight) throw new ApiFailure(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still being processed; retry shortly');
+    if (prior.inFlight)
+      throw new ApiFailure(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still being processed; retry shortly');
     // A replayed error keeps its content, but its requestId names this request (§7: unique per
     // request, and always equal to X-Request-Id).
     const body = replayedBody(prior.body, req.requestId);
@@ -93,8 +114,16 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
   const protocol = b.protocol === undefined || b.protocol === null ? 'socks5' : parseProtocol(b.protocol, 'protocol');
   const custom = parseCredentials(b.credentials);
   let allowedIps: string[] = [];
-  if (protocol === 'http_noauth') allowedIps = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 1, 'exactly one IPv4 address for http_noauth at creation (add more later with PATCH)');
-  else if (b.allowedIps !== undefined && b.allowedIps !== null) throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to the http_noauth protocol');
+  if (protocol === 'http_noauth')
+    allowedIps = parseAllowedIps(
+      b.allowedIps,
+      'allowedIps',
+      1,
+      1,
+      'exactly one IPv4 address for http_noauth at creation (add more later with PATCH)',
+    );
+  else if (b.allowedIps !== undefined && b.allowedIps !== null)
+    throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to the http_noauth protocol');
   const pool = availablePool(w, b.poolId, 'pool_not_available');
   const price = w.prices[period];
   await chargeAndRun(w, price, pool.poolId);
@@ -143,7 +172,8 @@ export function modifyUnit(w: World, req: ApiRequest): Reply {
     }
   }
   if (b.description !== undefined) {
-    if (typeof b.description !== 'string' || b.description.length > 500) throw badRequest('description must be a string of at most 500 characters');
+    if (typeof b.description !== 'string' || b.description.length > 500)
+      throw badRequest('description must be a string of at most 500 characters');
     if (b.description !== u.description) {
       u.description = b.description;
       changed = true;

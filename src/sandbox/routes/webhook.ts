@@ -11,7 +11,8 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** HTTPS anywhere; plain HTTP only to the local machine (a sandbox-only relaxation). */
 export function checkWebhookUrl(raw: unknown): string {
-  if (typeof raw !== 'string') throw new ApiFailure(400, 'webhook_url_invalid', 'url must be an https:// URL, or null to disable the webhook');
+  if (typeof raw !== 'string')
+    throw new ApiFailure(400, 'webhook_url_invalid', 'url must be an https:// URL, or null to disable the webhook');
   let u: URL;
   try {
     u = new URL(raw);
@@ -20,7 +21,11 @@ export function checkWebhookUrl(raw: unknown): string {
   }
   const local = LOCAL_HOSTS.has(u.hostname);
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && local)) {
-    throw new ApiFailure(400, 'webhook_url_invalid', 'url must use https:// (plain http:// is accepted only for 127.0.0.1 or localhost in the sandbox)');
+    throw new ApiFailure(
+      400,
+      'webhook_url_invalid',
+      'url must use https:// (plain http:// is accepted only for 127.0.0.1 or localhost in the sandbox)',
+    );
   }
   if (u.username || u.password) throw new ApiFailure(400, 'webhook_url_invalid', 'url must not carry credentials');
   return u.toString();
@@ -60,7 +65,9 @@ export function listDeliveries(w: World, req: ApiRequest): Reply {
   const pageSize = queryInt(q, 'pageSize', 25, 1, 100);
   const status = queryEnum(q, 'status', DELIVERY_STATUSES);
   const event = q.get('event') || undefined;
-  const rows = w.state.deliveries.filter((d) => (!status || d.status === status) && (!event || d.event === event)).sort((a, b) => b.seq - a.seq);
+  const rows = w.state.deliveries
+    .filter((d) => (!status || d.status === status) && (!event || d.event === event))
+    .sort((a, b) => b.seq - a.seq);
   return {
     status: 200,
     body: {
