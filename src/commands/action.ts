@@ -61,7 +61,12 @@ export interface CommandDefinition<Args extends unknown[] = unknown[], Flags ext
   command: () => Command<Args, Flags>;
   /** Shown under "Examples:" in the command's help. */
   examples?: readonly string[];
-  /** The handler, imported only when the command runs. */
+  /**
+   * The handler, in one of two places. `run`: here, in the definition file, for a verb whose code
+   * fits on a screen; it imports what it needs with `await import()` so `--help` loads none of it.
+   * `load`: a handler module `<verb>.ts`, imported only when the command runs, for a larger verb.
+   */
+  run?: Handler<Args, Flags>;
   load?: () => Promise<Handler<Args, Flags>>;
   /** Run when the parent is given no subcommand (`proxyctl pools` = `pools list`). */
   isDefault?: boolean;
@@ -104,13 +109,15 @@ export function register(parent: PlainCommand | CommandUnknownOpts, defs: readon
     // What `parent.command(name)` would inherit: output, exit override, help option, suggestions.
     cmd.copyInheritedSettings(parent as CommandUnknownOpts);
     if (def.examples?.length) cmd.addHelpText('after', examples(...def.examples));
-    if (def.load) cmd.action(lazyAction(rt, def.load));
+    const { run, load } = def;
+    if (run) cmd.action(lazyAction(rt, async () => run));
+    else if (load) cmd.action(lazyAction(rt, load));
     if (def.subcommands) register(cmd, def.subcommands, rt);
     (parent as CommandUnknownOpts).addCommand(cmd, { isDefault: def.isDefault === true });
   }
 }
 
-function lazyAction(rt: Runtime, load: NonNullable<AnyDefinition['load']>) {
+function lazyAction(rt: Runtime, load: () => Promise<Handler>) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as CommandUnknownOpts;
     const globals = resolveGlobals(command.optsWithGlobals(), rt.io);

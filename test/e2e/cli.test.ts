@@ -50,7 +50,9 @@ describe('the built binary', () => {
     // Modules shared by the entry and some command (errors.ts, …) land in a chunk the entry
     // imports statically; only command chunks must stay unloaded.
     const entryChunks = [
-      ...readFileSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)), 'utf8').matchAll(/from "\.\/(chunks\/[^"]+)"/g),
+      ...readFileSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)), 'utf8').matchAll(
+        /(?:from|import) "\.\/(chunks\/[^"]+)"/g,
+      ),
     ].map((m) => `/dist/${m[1]}`);
     const commandChunks = loaded.filter((u) => u.includes('/dist/chunks/') && !entryChunks.some((c) => u.endsWith(c)));
     expect(commandChunks).toEqual([]);
