@@ -6,6 +6,7 @@ import type { Context } from '../../context/index.js';
 import type { Prompter } from '../../context/prompt.js';
 import { UsageError } from '../../errors.js';
 import { escapeControl, money } from '../../output/index.js';
+import { describeQuote, type Quote } from '../../units/quote.js';
 import type { Pool } from '../../units/types.js';
 import { PERIODS, type Period, type Protocol } from '../../units/validate.js';
 
@@ -57,4 +58,13 @@ export function poolWhere(p: Pool): string {
 export function poolChoice(p: Pool, label: string): { name: string; value: string; disabled: string | false } {
   // The prompt prints `disabled` after the name, so the name itself does not say it again.
   return { name: escapeControl(label), value: p.poolId, disabled: p.available === false ? '(unavailable)' : false };
+}
+
+/**
+ * Before a prompted charge's confirmation: what it buys and costs, then the balance before and
+ * after, on two lines so that each fits an 80-column terminal.
+ */
+export function printQuote(ctx: Context, q: Quote, what: string): void {
+  const [cost, balance] = describeQuote(q, what).split('; balance ');
+  ctx.io.stderr.write(`${escapeControl(`${cost}`)}\n${escapeControl(`balance ${balance}`)}\n`);
 }

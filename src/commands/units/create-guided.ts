@@ -7,10 +7,10 @@ import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { escapeControl, money } from '../../output/index.js';
 import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput, type PartialCreateInput } from '../../units/create-input.js';
-import { availablePool, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
+import { availablePool, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { Pool } from '../../units/types.js';
 import { parseIPv4, type Protocol } from '../../units/validate.js';
-import { periodChoices, poolChoice, poolWhere, PROTOCOL_CHOICES, validateWith } from './ask.js';
+import { periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
 import * as shapes from '../../api/shapes.js';
 
 type Entry = Record<string, unknown>;
@@ -88,7 +88,7 @@ export async function guidedCreate(
   const plan = await planPurchase(api, chosen);
   const q = plan.quote;
   const what = `${q.count} × ${chosen.body.period} in ${chosen.body.poolId} (${chosen.body.protocol ?? 'socks5'})`;
-  ctx.io.stderr.write(`${escapeControl(describeQuote(q, what))}\n`);
+  printQuote(ctx, q, what);
   if (!chosen.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
     // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
     await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, 'nothing bought: the purchase was not confirmed');

@@ -12,7 +12,7 @@ import type { ExtendResult } from '../../units/types.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
-import { askForMissing, PERIOD_LIST, periodChoices } from './ask.js';
+import { askForMissing, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 
 export interface ExtendOptions {
   refs: string[];
@@ -43,7 +43,7 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   }
   assertAffordable(q, what);
   if (opts.confirm && !ctx.globals.yes) {
-    ctx.io.stderr.write(`${escapeControl(describeQuote(q, what))}\n`);
+    printQuote(ctx, q, what);
     await opts.confirm({ message: `Extend for ${money(q.total)}?`, default: true }, 'nothing extended: the extension was not confirmed');
   }
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
