@@ -6,11 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { inTerminal, renderScreen, startKit, type Kit } from '../helpers/index.js';
+import { answerPrompts, inTerminal, KEY, renderScreen, startKit, type Kit } from '../helpers/index.js';
 
 const SIZE = { columns: 80, rows: 24 };
-const DOWN = '\x1b[B';
-const ENTER = '\r';
+const { down: DOWN, enter: ENTER } = KEY;
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -21,14 +20,7 @@ afterEach(async () => {
 /** One command on the terminal, answering each prompt (waited for by its text) with its keys. */
 async function session(k: Kit, args: string[], answers: [string | RegExp, string][]) {
   const t = inTerminal(k.home.env, args, SIZE);
-  let from = 0;
-  for (const [prompt, keys] of answers) {
-    const shown = await t.until(prompt, from);
-    if (!shown) throw new Error(`no prompt ${String(prompt)} on:\n${t.screen()}`);
-    from = t.screen().length;
-    t.key(keys);
-  }
-  const r = await t.child;
+  const r = await answerPrompts(t, answers);
   const rows = await renderScreen(t.screen(), SIZE.columns);
   const screen = rows.map((r) => r.text).join('\n');
   // Nothing drawn wider than the terminal: no row continues the one above.

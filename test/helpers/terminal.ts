@@ -78,3 +78,20 @@ export async function renderScreen(raw: string, columns: number): Promise<{ text
   term.dispose();
   return rows;
 }
+
+/** Keys as a terminal sends them. */
+export const KEY = { up: '\x1b[A', down: '\x1b[B', enter: '\r', backspace: '\x7f', ctrlC: '\x03' } as const;
+
+/**
+ * Answers each prompt of `t` in turn: waits for its text (after the previous answer), then types
+ * its keys. Throws with the screen when a prompt never shows; resolves with the process's result.
+ */
+export async function answerPrompts(t: ReturnType<typeof inTerminal>, steps: [string | RegExp, string][]) {
+  let from = 0;
+  for (const [prompt, keys] of steps) {
+    if (!(await t.until(prompt, from))) throw new Error(`no prompt ${String(prompt)} on:\n${t.screen()}`);
+    from = t.screen().length;
+    t.key(keys);
+  }
+  return t.child;
+}

@@ -3,10 +3,9 @@
 // own country first, the protocols (the current one not selectable), an IP checked as --allow-ip
 // is, the missing half of the credentials (masked); a "no" or Ctrl-C changes nothing.
 import { afterEach, expect, it } from 'vitest';
-import { inTerminal, pickPools, startKit, type Kit } from '../helpers/index.js';
+import { answerPrompts, inTerminal, KEY, pickPools, startKit, type Kit } from '../helpers/index.js';
 
-const DOWN = '\x1b[B';
-const ENTER = '\r';
+const { down: DOWN, enter: ENTER, backspace: BACKSPACE, ctrlC: CTRL_C } = KEY;
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -26,13 +25,7 @@ async function buyOne(k: Kit): Promise<{ proxyRef: string; poolId: string; count
 /** Runs `args` on the terminal, answering each prompt (waited for by its text) with its keys. */
 async function answer(k: Kit, args: string[], steps: [string | RegExp, string][]) {
   const t = inTerminal(kitEnv(k), args, { columns: 80, rows: 24 });
-  let from = 0;
-  for (const [prompt, keys] of steps) {
-    expect(await t.until(prompt, from), t.screen()).toBe(true);
-    from = t.screen().length;
-    t.key(keys);
-  }
-  const r = await t.child;
+  const r = await answerPrompts(t, steps);
   return { exitCode: r.exitCode, screen: t.screen() };
 }
 
@@ -63,7 +56,7 @@ it('change-protocol without --protocol: the current one is not offered; inject a
     [
       [`New protocol for ${unit.proxyRef} (now socks5)`, `${DOWN}${ENTER}`],
       ['Client IPv4 allowed to connect', `1.2.3.999${ENTER}`],
-      ['IPv4 address like 203.0.113.7', `${'\x7f'.repeat(9)}203.0.113.7${ENTER}`],
+      ['IPv4 address like 203.0.113.7', `${BACKSPACE.repeat(9)}203.0.113.7${ENTER}`],
     ],
   );
   expect(r.exitCode, r.screen).toBe(0);
@@ -108,7 +101,7 @@ it('extend without --period: Ctrl-C at the question exits 130 and charges nothin
   kit = await startKit({ balance: 100 });
   const unit = await buyOne(kit);
   const before = await kit.state();
-  const r = await answer(kit, ['units', 'extend', unit.proxyRef], [[`Extend ${unit.proxyRef} by`, '\x03']]);
+  const r = await answer(kit, ['units', 'extend', unit.proxyRef], [[`Extend ${unit.proxyRef} by`, CTRL_C]]);
   expect(r.exitCode, r.screen).toBe(130);
   expect(r.screen).toContain('cancelled; nothing was extended');
   expect(await kit.state()).toMatchObject({ balanceUsd: before.balanceUsd, units: [{ expiresAt: before.units[0]!.expiresAt }] });
