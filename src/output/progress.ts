@@ -4,7 +4,7 @@
 import { clearLine, cursorTo } from 'node:readline';
 import type { BaseContext as Context } from '../globals.js';
 import { escapeControl } from './escape.js';
-import { bar } from './format.js';
+import { bar, money } from './format.js';
 import { paintFor } from './index.js';
 
 export type ProgressEvent =
@@ -65,4 +65,11 @@ export function printBulkSummary(ctx: Context, s: BulkSummary): void {
   for (const f of s.failed) lines.push(`  failed ${f.label}: ${f.message}`);
   if (s.notStarted) lines.push(`  ${s.notStarted} not started`);
   ctx.io.stderr.write(`${lines.map(escapeControl).join('\n')}\n`);
+}
+
+/** "charged 10.20 USD, balance now 89.80 USD" (or only the charge when the balance is unknown); hidden by --quiet. */
+export function printCharge(ctx: Context, c: { amount: number; balanceUsd: number | undefined } | undefined): void {
+  if (!c) return;
+  const balance = c.balanceUsd === undefined ? '' : `, balance now ${money(c.balanceUsd)}`;
+  ctx.notice(`charged ${money(c.amount)}${balance}`);
 }

@@ -5,9 +5,10 @@ import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
-import { progressRenderer } from '../../output/progress.js';
+import { printCharge, progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
-import { createSafely, rememberPurchase } from '../../units/create-safely.js';
+import { settleCharge } from '../../units/charge.js';
+import { createSafely, itemsBoughtEarlier, rememberPurchase } from '../../units/create-safely.js';
 import { isComplete, parseCreateFlags, type CreateInput } from '../../units/create-input.js';
 import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
@@ -44,6 +45,8 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
       `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
     );
 
+  // Items an earlier run bought are replayed free: they are not part of this run's charge.
+  const replayed = opts.baseKey ? await itemsBoughtEarlier(api, opts.baseKey, opts.count) : new Set<number>();
   const keys: string[] = [];
   const indices = Array.from({ length: opts.count }, (_, i) => i);
   const breaker = new UpstreamBreaker();
@@ -73,6 +76,7 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
 
   await printOutcomes(ctx, report, { one: unitDetailView, many: unitView }, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
+  printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));
   const failed = report.outcomes.some((o) => !o.ok);
   if ((failed || report.interrupted || report.stopped) && opts.count > 1)
     ctx.notice(`to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);

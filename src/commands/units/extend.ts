@@ -4,8 +4,9 @@ import { finished } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
-import { progressRenderer } from '../../output/progress.js';
+import { printCharge, progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
 import { assertAffordable, describeQuote, priceFor, quote } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
@@ -42,6 +43,7 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
     extendSafely(api, { ref, period: opts.period, balanceBefore: q.balanceUsd, concurrent: opts.refs.length > 1 }),
   );
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }));
+  printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
   settleBulk(ctx, report, 'extended');
 }
 
