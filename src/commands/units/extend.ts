@@ -10,6 +10,7 @@ import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
 import { assertAffordable, describeQuote, priceFor, quote } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
+import { quoteView } from '../../units/view.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -33,7 +34,8 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
   const what = `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
-    await printObject(ctx, { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 });
+    const row = { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 };
+    await printObject(ctx, row, quoteView(row));
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was extended`);
     return;
