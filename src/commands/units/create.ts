@@ -5,7 +5,7 @@ import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
-import { printCharge, progressRenderer } from '../../output/progress.js';
+import { printCharge, printKeep, progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { createSafely, itemsBoughtEarlier, rememberPurchase } from '../../units/create-safely.js';
@@ -14,7 +14,7 @@ import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
-import { unitDetailView, unitView } from '../../units/view.js';
+import { quoteView, unitDetailView, unitView } from '../../units/view.js';
 
 /** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
 export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan): Promise<void> {
@@ -26,22 +26,25 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
   const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
   if (opts.dryRun) {
-    await printObject(ctx, {
+    const row = {
       dryRun: true,
       poolId: opts.body.poolId,
       period: opts.body.period,
       protocol: opts.body.protocol ?? 'socks5',
       ...q,
       affordable: q.balanceAfter >= 0,
-    });
+    };
+    await printObject(ctx, row, quoteView(row));
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was bought`);
     return;
   }
   assertAffordable(q, what);
   const baseKey = opts.baseKey ?? newBaseKey();
+  // Not hidden by -q: without it a batch cut short (killed, crashed) cannot be resumed safely.
   if (opts.count > 1 && !opts.baseKey)
-    ctx.notice(
+    printKeep(
+      ctx,
       `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
     );
 
@@ -79,7 +82,7 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));
   const failed = report.outcomes.some((o) => !o.ok);
   if ((failed || report.interrupted || report.stopped) && opts.count > 1)
-    ctx.notice(`to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
+    printKeep(ctx, `to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
   settleBulk(ctx, report, 'created', (succeeded) => upstreamStopError(opts.body.poolId, breaker.refunded, succeeded, report));
 }
 
