@@ -110,6 +110,18 @@ describe('units extend tells the charge and the balance', () => {
     expect(lines(many.stderr)).toContain(`charged ${usd((3 * cents(price('3h'))) / 100)}, balance now ${usd(end)}`);
   });
 
+  it('a partial failure: charged only for what was extended', async () => {
+    const { kit, pool, price } = await setup();
+    const bought = await kit.run(['units', 'create', '--pool', pool, '--period', '3h', '--json', '-q']);
+    const ref = JSON.parse(String(bought.stdout)).proxyRef as string;
+    const before = (await kit.state()).balanceUsd;
+    const r = await kit.run(['units', 'extend', ref, 'PRX-424242', '--period', '24h', '--json']);
+    expect(r.exitCode).toBe(10);
+    const end = (await kit.state()).balanceUsd;
+    expect(cents(before - end)).toBe(cents(price('24h')));
+    expect(lines(r.stderr)).toContain(`charged ${usd(price('24h'))}, balance now ${usd(end)}`);
+  });
+
   it('a balance that cannot be read afterwards: only the charge, never a computed balance', async () => {
     let accountReads = 0;
     server = await startFakeApi({
