@@ -28,8 +28,8 @@ const hookUrl = `http://127.0.0.1:${receiver.address().port}/hooks/proxy`;
 
 // 2. The sandbox, on a free port; its first stdout line says where and with which key.
 const { child: sandbox, info } = await spawnSandbox();
-console.log(bold(`Sandbox running at ${info.baseUrl}`));
-console.log(`export PROXYCTL_BASE_URL=${info.baseUrl} PROXYCTL_API_KEY=${info.apiKey}\n`);
+// No `export` line to copy: this sandbox is stopped when the demo ends (`proxyctl sandbox` keeps one running).
+console.log(bold(`Sandbox running at ${info.baseUrl} (stopped when the demo ends)\n`));
 
 const env = {
   ...process.env,

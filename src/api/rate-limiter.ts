@@ -1,6 +1,8 @@
 // Client-side pacing: a budget per window, seeded from the server's X-RateLimit-* headers, so
 // bulk work waits before it would hit 429 instead of after. The uptime budget is separate.
 
+import { setRateWait } from './activity.js';
+
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface RateHeaders {
@@ -79,7 +81,16 @@ export class RateBudget {
       // newer window with part of it used (the server's window starts with its first request, so
       // it can end up to a second before the rounded-up Reset we knew). Assuming the full limit
       // there sent a burst into a window that could not take it: the paced-bulk 429.
-      await this.sleep(this.resetAt > 0 ? this.resetAt - now + RESET_SLACK_MS : 100, signal);
+      if (this.resetAt === 0) {
+        await this.sleep(100, signal);
+        continue;
+      }
+      setRateWait(this.resetAt + RESET_SLACK_MS);
+      try {
+        await this.sleep(this.resetAt - now + RESET_SLACK_MS, signal);
+      } finally {
+        setRateWait(undefined);
+      }
     }
     if (this.remaining !== undefined) this.remaining -= 1;
     this.inFlight += 1;

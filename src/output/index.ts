@@ -201,7 +201,7 @@ export async function printObject<T>(ctx: Context, value: T, view: View<T> = {})
   const fields: Column<T>[] = view.columns ?? genericColumns([value]);
   const shown = escapeDeep(value);
   if (mode === 'tsv') {
-    for (const f of fields) out.write(`${f.header}\t${tsvField(cell(f.value(shown)))}\n`);
+    for (const f of fields) for (const [k, v] of tsvPairs(f.header, f.value(shown))) out.write(`${k}\t${tsvField(cell(v))}\n`);
     return;
   }
   const { default: Table } = await import('cli-table3');
@@ -235,4 +235,10 @@ export async function withSpinner<R>(ctx: Context, text: string, fn: () => Promi
     clearInterval(tick);
     spinner.stop();
   }
+}
+
+/** A key/value line per leaf: a sub-object (`units {"active":0}`) becomes `units.active 0`, so scripts can cut it. */
+function tsvPairs(key: string, value: unknown): [string, unknown][] {
+  const pairs = Object.entries(flatten(value, key));
+  return pairs.length ? pairs : [[key, value]];
 }

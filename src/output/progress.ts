@@ -4,7 +4,8 @@
 import { clearLine, cursorTo } from 'node:readline';
 import type { BaseContext as Context } from '../globals.js';
 import { escapeControl } from './escape.js';
-import { bar } from './format.js';
+import { describeRateWait, onRateWait } from '../api/activity.js';
+import { bar, humanDuration, money } from './format.js';
 import { paintFor } from './index.js';
 
 export type ProgressEvent =
@@ -23,26 +24,71 @@ export function progressRenderer(ctx: Context): (e: ProgressEvent) => void {
   let verb = '';
   let on = false;
   let tty = false;
+  let startedAt = 0;
+  let last = { done: 0, failed: 0, total: 0 };
+  let stop = () => undefined as unknown;
   const redraw = (text: string) => {
     cursorTo(out, 0);
     clearLine(out, 0);
     if (text) out.write(text);
+  };
+  // On a terminal: the bar, the count, then the rate-limit wait or the time left, as fits the width.
+  const drawBar = () => {
+    const now = Date.now();
+    const { done, failed, total } = last;
+    const head = `${bar(total ? done / total : 0, BAR_WIDTH, paint)} ${done}/${total} ${verb}`;
+    const parts: [string, string][] = [];
+    if (failed) parts.push([` ${failed} failed`, paint.red(` ${failed} failed`)]);
+    const wait = describeRateWait(now);
+    const left = done > 0 && done < total ? ` · ETA ${humanDuration(Math.ceil((((now - startedAt) / done) * (total - done)) / 1000))}` : '';
+    if (wait) parts.push([` · ${wait}`, ` · ${wait}`]);
+    else if (left) parts.push([left, left]);
+    const columns = (out as NodeJS.WriteStream).columns || 80;
+    let width = BAR_WIDTH + 5 + ` ${done}/${total} ${verb}`.length;
+    let text = head;
+    for (const [plain, shown] of parts) {
+      if (width + plain.length >= columns) break;
+      width += plain.length;
+      text += shown;
+    }
+    redraw(text);
+  };
+  const watch = () => {
+    if (tty) {
+      const tick = setInterval(drawBar, 500);
+      tick.unref?.();
+      const off = onRateWait(drawBar);
+      stop = () => {
+        clearInterval(tick);
+        off();
+      };
+      return;
+    }
+    // Off a terminal, a line when a wait starts (a second or more), so logs say why nothing moves.
+    stop = onRateWait((until) => {
+      if (until === undefined || until - Date.now() < 1000) return;
+      out.write(`[${last.done}/${last.total}] ${describeRateWait()}\n`);
+    });
   };
   return (e) => {
     if (e.type === 'started') {
       verb = e.verb;
       on = !ctx.globals.quiet && e.total > 1;
       tty = on && ctx.io.stderrIsTTY;
+      startedAt = Date.now();
+      last = { done: 0, failed: 0, total: e.total };
+      if (on) watch();
       return;
     }
     if (!on) return;
     if (e.type === 'finished') {
+      stop();
       if (tty) redraw('');
       return;
     }
+    last = { done: e.done, failed: e.failed, total: e.total };
     if (tty) {
-      const f = e.failed ? paint.red(` ${e.failed} failed`) : '';
-      redraw(`${bar(e.done / e.total, BAR_WIDTH, paint)} ${e.done}/${e.total} ${verb}${f}`);
+      drawBar();
       return;
     }
     const what = e.type === 'done' ? `${verb} ${e.what}` : `failed ${e.label}: ${e.message}`;
@@ -65,4 +111,16 @@ export function printBulkSummary(ctx: Context, s: BulkSummary): void {
   for (const f of s.failed) lines.push(`  failed ${f.label}: ${f.message}`);
   if (s.notStarted) lines.push(`  ${s.notStarted} not started`);
   ctx.io.stderr.write(`${lines.map(escapeControl).join('\n')}\n`);
+}
+
+/** "charged 10.20 USD, balance now 89.80 USD" (or only the charge when the balance is unknown); hidden by --quiet. */
+export function printCharge(ctx: Context, c: { amount: number; balanceUsd: number | undefined } | undefined): void {
+  if (!c) return;
+  const balance = c.balanceUsd === undefined ? '' : `, balance now ${money(c.balanceUsd)}`;
+  ctx.notice(`charged ${money(c.amount)}${balance}`);
+}
+
+/** A line on stderr that --quiet does not hide: what the user needs to resume safely (an idempotency key). */
+export function printKeep(ctx: Context, message: string): void {
+  ctx.io.stderr.write(`${escapeControl(message)}\n`);
 }

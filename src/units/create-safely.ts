@@ -83,16 +83,21 @@ export async function rememberPurchase(api: ApiClient, baseKey: string, index: n
  * Unknown (another machine, a cleared cache) counts as not bought, which only asks for more.
  */
 export async function countBoughtEarlier(api: ApiClient, baseKey: string, count: number): Promise<number> {
-  let n = 0;
+  return (await itemsBoughtEarlier(api, baseKey, count)).size;
+}
+
+/** The indices among the first `count` that an earlier run with this base key bought (see countBoughtEarlier). */
+export async function itemsBoughtEarlier(api: ApiClient, baseKey: string, count: number): Promise<Set<number>> {
+  const bought = new Set<number>();
   for (let i = 0; i < count; i++) {
     try {
       const saved = await api.cache?.get<SavedPurchase>(purchaseKey(api, baseKey, i));
-      if (saved && typeof saved.proxyRef === 'string' && Date.now() - saved.at < GENERATION_MEMORY_MS) n += 1;
+      if (saved && typeof saved.proxyRef === 'string' && Date.now() - saved.at < GENERATION_MEMORY_MS) bought.add(i);
     } catch {
       // an unreadable cache entry says nothing
     }
   }
-  return n;
+  return bought;
 }
 
 export async function createSafely(api: ApiClient, body: CreateBody, opts: CreateOptions): Promise<CreateOutcome> {

@@ -1,5 +1,5 @@
 // How units look in tables and as connection strings (-o conn).
-import { cell, connString, humanDuration, type Column, type View } from '../output/index.js';
+import { cell, connString, humanDuration, money, type Column, type View } from '../output/index.js';
 import type { Unit } from './types.js';
 
 function timeLeft(u: Unit): number | undefined {
@@ -42,3 +42,49 @@ export const UNIT_DETAIL: Column<Unit>[] = [
 
 export const unitView: View<Unit> = { columns: UNIT_COLUMNS, conn: (u) => connString(u), empty: 'No units found.' };
 export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, conn: (u) => connString(u) };
+
+/** A dry run's quote as printed: JSON keeps these keys; tables show them in words. */
+export interface QuoteRow {
+  poolId?: string;
+  refs?: string[];
+  period: string;
+  protocol?: string;
+  unitPrice: number;
+  count: number;
+  total: number;
+  balanceUsd: number;
+  balanceAfter: number;
+  affordable: boolean;
+  [k: string]: unknown;
+}
+
+const usd = (pick: (q: QuoteRow) => number): Pick<Column<QuoteRow>, 'value' | 'format'> => ({
+  value: pick,
+  format: (q) => money(pick(q)),
+});
+
+/** The quote of `units create --dry-run` (pool, protocol) or `units extend --dry-run` (the units). */
+export function quoteView(q: QuoteRow): View<QuoteRow> {
+  const what: Column<QuoteRow>[] = q.refs
+    ? [{ header: 'units', value: (r) => r.refs?.join(', ') }]
+    : [
+        { header: 'pool', value: (r) => r.poolId },
+        { header: 'protocol', value: (r) => r.protocol },
+      ];
+  return {
+    columns: [
+      ...what,
+      { header: 'period', value: (r) => r.period },
+      { header: 'count', value: (r) => r.count },
+      { header: 'unit price', ...usd((r) => r.unitPrice) },
+      { header: 'total', ...usd((r) => r.total), format: (r, p) => p.bold(money(r.total)) },
+      { header: 'balance now', ...usd((r) => r.balanceUsd) },
+      { header: 'balance after', ...usd((r) => r.balanceAfter) },
+      {
+        header: 'affordable',
+        value: (r) => (r.affordable ? 'yes' : 'no'),
+        format: (r, p) => (r.affordable ? p.green('yes') : p.red('no')),
+      },
+    ],
+  };
+}

@@ -271,7 +271,7 @@ describe('pathological servers', () => {
     try {
       const r = await cli(['me', 'uptime'], { PROXYCTL_BASE_URL: s.url, NO_COLOR: '1' }, true);
       expect(r.code).toBe(0);
-      expect(r.out).toContain('Uptime no measurements');
+      expect(r.out).toContain('Uptime: not measured (no units in this window)');
       expect(r.err).toContain('No units in this window.');
     } finally {
       await s.close();

@@ -86,7 +86,7 @@ describe('account and catalogue against the sandbox', () => {
   it('me uptime in json and table modes, with a unit probed for two hours', async () => {
     const empty = await run(['me', 'uptime', '-o', 'table']);
     expect(empty.code).toBe(0);
-    expect(empty.out).toContain('no measurements');
+    expect(empty.out).toContain('not measured (no units in this window)');
     const pools = JSON.parse((await run(['pools', '--json'])).out) as { poolId: string; available: boolean }[];
     const pool = pools.find((p) => p.available)!;
     const created = await run(['api', 'POST', '/units', '--data', JSON.stringify({ poolId: pool.poolId, period: '24h' })]);

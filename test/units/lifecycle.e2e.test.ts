@@ -22,11 +22,12 @@ describe('units lifecycle on the sandbox', () => {
   it('create prints the unit and debits its price once', async () => {
     const before = await kit.state();
     const r = await kit.run(['units', 'create', '--pool', pool, '--period', '7d', '--json']);
-    expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const unit = JSON.parse(String(r.stdout));
     ref = unit.proxyRef;
     const after = await kit.state();
+    // The only line on stderr: what it cost and what is left (issue 13).
+    expect(r.stderr).toBe(`charged ${price7d.toFixed(2)} USD, balance now ${after.balanceUsd.toFixed(2)} USD`);
     expect(after.units.map((u) => u.proxyRef)).toEqual([ref]);
     expect(unit).toMatchObject({ poolId: pool, protocol: 'socks5', status: 'ACTIVE' });
     expect(cents(before.balanceUsd - after.balanceUsd)).toBe(cents(price7d));

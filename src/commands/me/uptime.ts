@@ -150,13 +150,14 @@ export default async function uptime({ flags, ctx }: Input): Promise<number> {
   }
   const paint = paintFor(ctx, mode === 'table' ? 'stdout' : 'stderr');
   // null when no unit had a countable probe in the window (no units, or all excluded).
-  const figure = typeof data.uptimePercent === 'number' ? uptimeBar(data.uptimePercent, paint) : paint.dim('no measurements');
+  const why = units.length === 0 ? 'no units in this window' : 'every probe in this window was excluded';
+  const figure = typeof data.uptimePercent === 'number' ? uptimeBar(data.uptimePercent, paint) : `not measured (${why})`;
   const summary =
-    `Uptime ${figure}  ${paint.dim(`${cell(data.from)} → ${cell(data.to)}`)}\n` +
+    `Uptime${typeof data.uptimePercent === 'number' ? '' : ':'} ${figure}  ${paint.dim(`${cell(data.from)} → ${cell(data.to)}`)}\n` +
     `slots: ${cell(data.slotsUp)} up, ${cell(data.slotsDown)} down, ${cell(data.slotsExcluded)} excluded (probes that could not reach the provider)`;
   // On a terminal the summary heads the table; piped, stdout keeps only the per-unit rows.
   if (mode === 'table') ctx.io.stdout.write(`${summary}\n`);
-  else ctx.notice(summary);
+  else for (const line of summary.split('\n')) ctx.notice(line);
   const known = new Set(['proxyRef', 'poolId', 'uptimePercent', 'slotsUp', 'slotsDown', 'slotsExcluded']);
   const extras = [...new Set(units.flatMap((u) => Object.keys(u ?? {})))].filter((k) => !known.has(k) && k !== 'from' && k !== 'to');
   const columns = mode === 'csv' ? undefined : [...UNIT_COLUMNS, ...extras.map((k) => ({ header: k, value: (u: UnitUptime) => u[k] }))];

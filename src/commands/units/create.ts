@@ -5,15 +5,16 @@ import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
-import { progressRenderer } from '../../output/progress.js';
+import { printCharge, printKeep, progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
-import { createSafely, rememberPurchase } from '../../units/create-safely.js';
+import { settleCharge } from '../../units/charge.js';
+import { createSafely, itemsBoughtEarlier, rememberPurchase } from '../../units/create-safely.js';
 import { isComplete, parseCreateFlags, type CreateInput } from '../../units/create-input.js';
 import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
-import { unitDetailView, unitView } from '../../units/view.js';
+import { quoteView, unitDetailView, unitView } from '../../units/view.js';
 
 /** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
 export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan): Promise<void> {
@@ -25,25 +26,30 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
   const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
   if (opts.dryRun) {
-    await printObject(ctx, {
+    const row = {
       dryRun: true,
       poolId: opts.body.poolId,
       period: opts.body.period,
       protocol: opts.body.protocol ?? 'socks5',
       ...q,
       affordable: q.balanceAfter >= 0,
-    });
+    };
+    await printObject(ctx, row, quoteView(row));
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was bought`);
     return;
   }
   assertAffordable(q, what);
   const baseKey = opts.baseKey ?? newBaseKey();
+  // Not hidden by -q: without it a batch cut short (killed, crashed) cannot be resumed safely.
   if (opts.count > 1 && !opts.baseKey)
-    ctx.notice(
+    printKeep(
+      ctx,
       `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
     );
 
+  // Items an earlier run bought are replayed free: they are not part of this run's charge.
+  const replayed = opts.baseKey ? await itemsBoughtEarlier(api, opts.baseKey, opts.count) : new Set<number>();
   const keys: string[] = [];
   const indices = Array.from({ length: opts.count }, (_, i) => i);
   const breaker = new UpstreamBreaker();
@@ -73,9 +79,10 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
 
   await printOutcomes(ctx, report, { one: unitDetailView, many: unitView }, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
+  printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));
   const failed = report.outcomes.some((o) => !o.ok);
   if ((failed || report.interrupted || report.stopped) && opts.count > 1)
-    ctx.notice(`to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
+    printKeep(ctx, `to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
   settleBulk(ctx, report, 'created', (succeeded) => upstreamStopError(opts.body.poolId, breaker.refunded, succeeded, report));
 }
 

@@ -4,11 +4,13 @@ import { finished } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, escapeControl, money, printObject } from '../../output/index.js';
-import { progressRenderer } from '../../output/progress.js';
+import { printCharge, progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
 import { assertAffordable, describeQuote, priceFor, quote } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
+import { quoteView } from '../../units/view.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
@@ -36,7 +38,8 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
   const what = `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
-    await printObject(ctx, { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 });
+    const row = { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 };
+    await printObject(ctx, row, quoteView(row));
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was extended`);
     return;
@@ -50,6 +53,7 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
     extendSafely(api, { ref, period: opts.period, balanceBefore: q.balanceUsd, concurrent: opts.refs.length > 1 }),
   );
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }));
+  printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
   settleBulk(ctx, report, 'extended');
 }
 

@@ -3,7 +3,7 @@ import { show, type Result } from '../action.js';
 import type { Input } from './swap.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, escapeControl } from '../../output/index.js';
+import { assertFormats, escapeControl, type View } from '../../output/index.js';
 import type { Pool, Unit } from '../../units/types.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
@@ -17,7 +17,16 @@ export async function run(ref: string, newPoolId: string, ctx: Context): Promise
     body: { newPoolId },
     retry: 'not-sent',
   });
-  return res.data;
+  // The swap answer has no status or country: the unit read back fills them in (its own fields
+  // win only where the swap answer is silent). If that read fails, they are left out, not shown as "-".
+  const back = await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit).catch(() => undefined);
+  return back ? { ...back, ...res.data } : res.data;
+}
+
+/** The detail view without the rows a unit lacks (`status -` says nothing). */
+function viewOf(unit: Unit): View<Unit> {
+  const absent = new Set(['status', 'country'].filter((k) => unit[k] === undefined));
+  return { ...unitDetailView, columns: unitDetailView.columns?.filter((c) => !absent.has(c.header)) };
 }
 
 /** No --pool: chosen in a terminal from the catalogue, the unit's own country first; else exit 2. */
@@ -45,5 +54,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const ref = parseRef(raw);
   const pool = flags.pool === undefined ? await askPool(ref, ctx) : flags.pool.trim();
   if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
-  return show(await run(ref, pool, ctx), unitDetailView);
+  const unit = await run(ref, pool, ctx);
+  return show(unit, viewOf(unit));
 }
