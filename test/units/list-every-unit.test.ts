@@ -26,24 +26,14 @@ const unitRequests = (stderr: unknown) =>
   [...String(stderr).matchAll(/\[debug\] → GET \S+\/units\?(\S*)/g)].map((m) => new URLSearchParams(m[1]).toString());
 
 describe('units list returns every unit', () => {
-  it('with no flags, -o conn prints all 120 units, in the API order', async () => {
-    const r = await kit.run(['units', 'list', '-o', 'conn']);
+  it('with no flags, -o conn prints all 120 units in the API order, from one request of 200; --all prints the same', async () => {
+    const r = await kit.run(['units', 'list', '-o', 'conn', '--debug']);
     expect(r.exitCode).toBe(0);
     expect(lines(r.stdout)).toEqual(every);
-    expect(r.stderr).toBe('');
-  });
-
-  it('streams page after page: with --page-size 50 --all, three requests and all 120 lines', async () => {
-    const r = await kit.run(['units', 'list', '--all', '--page-size', '50', '-o', 'conn', '--debug']);
-    expect(r.exitCode).toBe(0);
-    expect(lines(r.stdout)).toEqual(every);
-    expect(unitRequests(r.stderr)).toEqual(['page=1&pageSize=50', 'page=2&pageSize=50', 'page=3&pageSize=50']);
-  });
-
-  it('--all is still accepted and changes nothing', async () => {
-    const r = await kit.run(['units', 'list', '--all', '-o', 'conn']);
-    expect(r.exitCode).toBe(0);
-    expect(lines(r.stdout)).toEqual(every);
+    expect(unitRequests(r.stderr)).toEqual(['page=1&pageSize=200']);
+    const all = await kit.run(['units', 'list', '--all', '-o', 'conn']);
+    expect(all.exitCode).toBe(0);
+    expect(all.stdout).toBe(r.stdout);
   });
 
   it('json and csv hold every unit too', async () => {
@@ -61,7 +51,10 @@ describe('units list returns every unit', () => {
     expect(unitRequests(r.stderr)).toEqual(['page=1&pageSize=7']);
   });
 
-  it('--limit 130 (more than there are) prints all 120; --limit 70 with --page-size 50 stops in page 2', async () => {
+  it('streams page after page; --limit 70 with --page-size 50 stops in page 2; --limit 130 prints all 120', async () => {
+    const paged = await kit.run(['units', 'list', '--all', '--page-size', '50', '-o', 'conn', '--debug']);
+    expect(lines(paged.stdout)).toEqual(every);
+    expect(unitRequests(paged.stderr)).toEqual(['page=1&pageSize=50', 'page=2&pageSize=50', 'page=3&pageSize=50']);
     const more = await kit.run(['units', 'list', '--limit', '130', '-o', 'conn']);
     expect(lines(more.stdout)).toEqual(every);
     const r = await kit.run(['units', 'list', '--all', '--limit', '70', '--page-size', '50', '-o', 'conn', '--debug']);
@@ -74,9 +67,7 @@ describe('units list returns every unit', () => {
     expect(r.exitCode).toBe(0);
     expect(lines(r.stdout)).toEqual(every.slice(50, 100));
     expect(String(r.stderr)).toContain('page 2 of 3 (120 units); drop --page/--page-size for every unit');
-  });
-
-  it('--page-size alone is one page (the first); --page alone is one page of the default 50', async () => {
+    // --page-size alone is the first page of that size; --page alone a page of the default 50.
     const first = await kit.run(['units', 'list', '--page-size', '20', '-o', 'conn']);
     expect(lines(first.stdout)).toEqual(every.slice(0, 20));
     const third = await kit.run(['units', 'list', '--page', '3', '-o', 'conn']);
