@@ -35,3 +35,12 @@ export const secret = (help: string) => new Option('--secret <secret>', help).ar
 
 /** The one integer parser lives with the global options, so domain code can use it too. */
 export { parseInteger } from '../globals.js';
+
+/**
+ * A flag the command needs but asks for in a terminal when it is left out (the handler enforces
+ * it: exit 2 without a terminal). Its help says both.
+ */
+export function askedIfMissing<O extends InstanceType<typeof Option>>(o: O): O {
+  o.description = `${o.description} (required; asked in a terminal if left out)`;
+  return o;
+}

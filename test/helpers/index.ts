@@ -11,7 +11,7 @@
 // - webhook-sink.ts    a recording webhook receiver on the scripted server: startWebhookSink(), signature()
 // - listen-process.ts  `proxyctl webhook listen` as a process: spawnListen()
 // - config-file.ts     the config file on disk, logins through stdin, a process holding the config lock
-// - terminal.ts        the built binary on a pty (script(1)), answering prompts: inTerminal()
+// - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless)
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
 export * from './cli.js';

@@ -5,9 +5,14 @@ import { BIN, cleanEnv } from './cli.js';
 
 const quoteArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** `proxyctl …args` on a pty (script(1)), with `env` over a clean environment; `screen()` is everything it drew so far, `until` waits for a text. */
-export function inTerminal(env: Record<string, string>, args: string[]) {
-  const command = ['node', BIN, ...args].map(quoteArg).join(' ');
+/**
+ * `proxyctl …args` on a pty (script(1)), with `env` over a clean environment; `screen()` is
+ * everything it drew so far, `until` waits for a text. `size` sets the pty's columns and rows
+ * (script(1) alone gives a pty of 0×0 when its own stdin is not a terminal).
+ */
+export function inTerminal(env: Record<string, string>, args: string[], size?: { columns: number; rows: number }) {
+  const stty = size ? `stty cols ${size.columns} rows ${size.rows}; ` : '';
+  const command = stty + ['node', BIN, ...args].map(quoteArg).join(' ');
   const child: ResultPromise = execa('script', ['-qefc', command, '/dev/null'], {
     reject: false,
     stdin: 'pipe',
@@ -52,4 +57,41 @@ export function inTerminal(env: Record<string, string>, args: string[]) {
       child.stdin!.write(s);
     },
   };
+}
+
+/**
+ * What a terminal `columns` wide shows after drawing `raw` (escape sequences applied by a real
+ * terminal emulator, @xterm/headless): one entry per row, scrollback included, with `wrapped` set
+ * on a row that continues the one above because it did not fit.
+ */
+export async function renderScreen(raw: string, columns: number): Promise<{ text: string; wrapped: boolean }[]> {
+  const { default: xterm } = await import('@xterm/headless');
+  const term = new xterm.Terminal({ cols: columns, rows: 24, scrollback: 10_000, allowProposedApi: true });
+  await new Promise<void>((resolve) => term.write(raw, resolve));
+  const rows: { text: string; wrapped: boolean }[] = [];
+  const buf = term.buffer.active;
+  for (let i = 0; i < buf.length; i++) {
+    const line = buf.getLine(i);
+    if (line) rows.push({ text: line.translateToString(true), wrapped: line.isWrapped });
+  }
+  while (rows.length > 0 && rows.at(-1)!.text === '') rows.pop();
+  term.dispose();
+  return rows;
+}
+
+/** Keys as a terminal sends them. */
+export const KEY = { up: '\x1b[A', down: '\x1b[B', enter: '\r', backspace: '\x7f', ctrlC: '\x03' } as const;
+
+/**
+ * Answers each prompt of `t` in turn: waits for its text (after the previous answer), then types
+ * its keys. Throws with the screen when a prompt never shows; resolves with the process's result.
+ */
+export async function answerPrompts(t: ReturnType<typeof inTerminal>, steps: [string | RegExp, string][]) {
+  let from = 0;
+  for (const [prompt, keys] of steps) {
+    if (!(await t.until(prompt, from))) throw new Error(`no prompt ${String(prompt)} on:\n${t.screen()}`);
+    from = t.screen().length;
+    t.key(keys);
+  }
+  return t.child;
 }

@@ -1,13 +1,13 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { allowIp, password, protocol, username } from '../options.js';
+import { allowIp, askedIfMissing, password, protocol, username } from '../options.js';
 
 const command = () =>
   new Command('change-protocol')
     .description('switch a unit between socks5, http and http_noauth (free)')
     .argument('<ref>', 'unit reference')
-    .addOption(protocol('socks5, http, http_noauth (alias inject)').makeOptionMandatory())
-    .addOption(allowIp('the client IP for http_noauth (exactly one)'))
+    .addOption(askedIfMissing(protocol('socks5, http, http_noauth (alias inject)')))
+    .addOption(allowIp('the client IP for http_noauth (exactly one; asked in a terminal if left out)'))
     .addOption(username('new username for socks5/http (with --password)'))
     .addOption(password('new password for socks5/http (with --username)'));
 export type Input = InputOf<typeof command>;

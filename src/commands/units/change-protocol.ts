@@ -3,11 +3,20 @@ import { show, type Result } from '../action.js';
 import type { Input } from './change-protocol.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats } from '../../output/index.js';
+import { assertFormats, escapeControl } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
-import { checkAllowIpsFor, normaliseAllowIps, parseCredentials, parseProtocol, parseRef } from '../../units/validate.js';
+import {
+  checkAllowIpsFor,
+  normaliseAllowIps,
+  parseCredentials,
+  parseIPv4,
+  parseProtocol,
+  parseRef,
+  type Protocol,
+} from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
+import { PROTOCOL_CHOICES, validateWith } from './ask.js';
 
 type Flags = Input['flags'];
 
@@ -18,6 +27,7 @@ export interface ChangeProtocolBody {
 }
 
 export function parseChangeProtocol(f: Flags): ChangeProtocolBody {
+  if (f.protocol === undefined) throw missingProtocol();
   const newProtocol = parseProtocol(f.protocol);
   const allowedIps = checkAllowIpsFor(newProtocol, normaliseAllowIps(f.allowIp), 'change-protocol');
   const credentials = parseCredentials(f.username, f.password);
@@ -34,9 +44,47 @@ export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): 
   return res.data;
 }
 
+const missingProtocol = () =>
+  new UsageError('--protocol is required (socks5, http, http_noauth or inject)', {
+    hint: 'e.g. proxyctl units change-protocol PRX-123 --protocol http (in a terminal, leave it out to be asked)',
+  });
+
+/**
+ * In a terminal, what the flags leave out is asked for: the protocol (from a list, the unit's
+ * current one shown but not selectable), the one client IP for http_noauth, and the other half of
+ * --username/--password. The answers become the same flags, checked by parseChangeProtocol.
+ */
+async function askMissing(ref: string, f: Flags, ctx: Context): Promise<Flags> {
+  // What was given is checked first, so a typo fails before any question.
+  const given = f.protocol === undefined ? undefined : parseProtocol(f.protocol);
+  const ips = normaliseAllowIps(f.allowIp);
+  const halfCredentials = (f.username === undefined) !== (f.password === undefined);
+  const needIp = (p: Protocol | undefined) => p === 'http_noauth' && ips.length === 0;
+  if (given !== undefined && !needIp(given) && !(halfCredentials && given !== 'http_noauth')) return f;
+  const ask = await ctx.prompt.open({ unavailable: missingProtocol(), cancelled: 'cancelled; the protocol was not changed' });
+  const out: Flags = { ...f };
+  let protocol = given;
+  if (protocol === undefined) {
+    const unit = await (await ctx.api()).get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+    protocol = await ask.select<Protocol>({
+      message: escapeControl(`New protocol for ${ref} (now ${unit.protocol ?? 'unknown'})`),
+      choices: PROTOCOL_CHOICES.map((c) => ({ ...c, disabled: c.value === unit.protocol ? '(current)' : false })),
+    });
+    out.protocol = protocol;
+  }
+  if (needIp(protocol)) out.allowIp = [await ask.input({ message: 'Client IPv4 allowed to connect', validate: validateWith(parseIPv4) })];
+  else if (halfCredentials && protocol !== 'http_noauth') {
+    if (out.username === undefined)
+      out.username = await ask.input({ message: 'Proxy username', validate: validateWith((v) => parseCredentials(v, 'x')) });
+    else
+      out.password = await ask.password({ message: 'Proxy password', mask: true, validate: validateWith((v) => parseCredentials('x', v)) });
+  }
+  return out;
+}
+
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const ref = parseRef(raw);
-  const body = parseChangeProtocol(flags);
+  const body = parseChangeProtocol(ctx.canPrompt ? await askMissing(ref, flags, ctx) : flags);
   return show(await run(ref, body, ctx), unitDetailView);
 }

@@ -7,10 +7,11 @@ import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { escapeControl, money } from '../../output/index.js';
 import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput, type PartialCreateInput } from '../../units/create-input.js';
-import { availablePool, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
+import { availablePool, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { Pool } from '../../units/types.js';
 import { entryCountryCode } from '../../units/catalogue-ids.js';
-import { PERIODS, parseIPv4, type Protocol } from '../../units/validate.js';
+import { parseIPv4, type Protocol } from '../../units/validate.js';
+import { periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
 import * as shapes from '../../api/shapes.js';
 
 type Entry = Record<string, unknown>;
@@ -51,46 +52,26 @@ export async function guidedCreate(
     body.poolId = await select({
       message: 'Pool',
       pageSize: 15,
-      choices: pools.map((p) => {
-        const price = (p.prices ?? listPrices)?.[hint];
-        const where = [p.provider, p.state, p.rotation ? `rotation ${p.rotation}` : 'no rotation'].filter(Boolean).join(', ');
-        return {
-          name: escapeControl(`${p.poolId}  ${where}  ${money(price)}/${hint}`),
-          value: p.poolId,
-          // The prompt prints this after the name, so the name itself does not say it again.
-          disabled: p.available === false ? '(unavailable)' : false,
-        };
-      }),
+      choices: pools.map((p) => poolChoice(p, `${p.poolId}  ${poolWhere(p)}  ${money((p.prices ?? listPrices)?.[hint])}/${hint}`)),
     });
   }
   answers.pool = body.poolId;
   const prices = given ? given.prices : (pools.find((p) => p.poolId === body.poolId)?.prices ?? listPrices);
   body.period ??= await select({
     message: 'Period',
-    choices: PERIODS.map((p) => ({ name: `${p.padEnd(4)} ${money(prices?.[p])}${parsed.count > 1 ? ' each' : ''}`, value: p })),
+    choices: periodChoices(prices, parsed.count > 1),
   });
   if (body.protocol === undefined) {
     const protocol = await select<Protocol>({
       message: 'Protocol',
-      choices: [
-        { name: 'socks5 (username and password)', value: 'socks5' },
-        { name: 'http (username and password)', value: 'http' },
-        { name: 'http_noauth / inject (no login, one whitelisted IP)', value: 'http_noauth' },
-      ],
+      choices: PROTOCOL_CHOICES,
     });
     answers.protocol = protocol;
     if (protocol === 'http_noauth') {
       if (body.credentials) throw new UsageError('http_noauth units have no credentials: drop --username/--password');
       const ip = await input({
         message: 'Client IPv4 allowed to connect',
-        validate: (v) => {
-          try {
-            parseIPv4(v);
-            return true;
-          } catch (e) {
-            return (e as Error).message;
-          }
-        },
+        validate: validateWith(parseIPv4),
       });
       answers.allowIp = [ip];
     }
@@ -102,7 +83,7 @@ export async function guidedCreate(
   const plan = await planPurchase(api, chosen);
   const q = plan.quote;
   const what = `${q.count} × ${chosen.body.period} in ${chosen.body.poolId} (${chosen.body.protocol ?? 'socks5'})`;
-  ctx.io.stderr.write(`${escapeControl(describeQuote(q, what))}\n`);
+  printQuote(ctx, q, what);
   if (!chosen.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
     // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
     await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, 'nothing bought: the purchase was not confirmed');

@@ -1,12 +1,12 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { dryRun, period } from '../options.js';
+import { askedIfMissing, dryRun, period } from '../options.js';
 
 const command = () =>
   new Command('extend')
     .description('add one period to one or more units (charged per unit)')
     .argument('<refs...>', 'unit references')
-    .addOption(period().makeOptionMandatory())
+    .addOption(askedIfMissing(period()))
     .addOption(dryRun('print the price and the balance afterwards; extend nothing'));
 export type Input = InputOf<typeof command>;
 

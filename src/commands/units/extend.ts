@@ -3,7 +3,7 @@
 import { finished } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, printObject } from '../../output/index.js';
+import { assertFormats, escapeControl, money, printObject } from '../../output/index.js';
 import { progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
 import { extendSafely } from '../../units/extend-safely.js';
@@ -11,11 +11,15 @@ import { assertAffordable, describeQuote, priceFor, quote } from '../../units/qu
 import type { ExtendResult } from '../../units/types.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
+import type { Prompter } from '../../context/prompt.js';
+import { askForMissing, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 
 export interface ExtendOptions {
   refs: string[];
   period: Period;
   dryRun: boolean;
+  /** The prompted flow: shown the price and asked before anything is charged. */
+  confirm?: Prompter['confirm'] | undefined;
 }
 
 const view = {
@@ -38,6 +42,10 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
     return;
   }
   assertAffordable(q, what);
+  if (opts.confirm && !ctx.globals.yes) {
+    printQuote(ctx, q, what);
+    await opts.confirm({ message: `Extend for ${money(q.total)}?`, default: true }, 'nothing extended: the extension was not confirmed');
+  }
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
     extendSafely(api, { ref, period: opts.period, balanceBefore: q.balanceUsd, concurrent: opts.refs.length > 1 }),
   );
@@ -54,6 +62,21 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     ctx.warn(
       `${dupes.join(', ')} ${dupes.length > 1 ? 'were' : 'was'} named more than once; ${dupes.length > 1 ? 'each is' : 'it is'} extended once`,
     );
-  await run({ refs, period: parsePeriod(flags.period), dryRun: flags.dryRun === true }, ctx);
+  const dryRun = flags.dryRun === true;
+  if (flags.period !== undefined) {
+    await run({ refs, period: parsePeriod(flags.period), dryRun }, ctx);
+    return finished(ctx);
+  }
+  // No --period: chosen in a terminal from the prices (then confirmed), else exit 2 naming it.
+  const { select, confirm } = await askForMissing(ctx, '--period', {
+    what: PERIOD_LIST,
+    example: `proxyctl units extend ${refs.length === 1 ? refs[0] : 'REF...'} --period 7d`,
+    cancelled: 'cancelled; nothing was extended',
+  });
+  const api = await ctx.api();
+  const { prices } = await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices);
+  const which = refs.length > 3 ? `${refs.length} units` : refs.join(', ');
+  const period = await select({ message: escapeControl(`Extend ${which} by`), choices: periodChoices(prices, refs.length > 1) });
+  await run({ refs, period, dryRun, confirm }, ctx);
   return finished(ctx);
 }

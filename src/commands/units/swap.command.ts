@@ -1,12 +1,12 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { pool } from '../options.js';
+import { askedIfMissing, pool } from '../options.js';
 
 const command = () =>
   new Command('swap')
     .description('move a unit to another pool, keeping its remaining time (free)')
     .argument('<ref>', 'unit reference')
-    .addOption(pool('the new pool').makeOptionMandatory());
+    .addOption(askedIfMissing(pool('the new pool')));
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

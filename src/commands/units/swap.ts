@@ -3,12 +3,13 @@ import { show, type Result } from '../action.js';
 import type { Input } from './swap.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats } from '../../output/index.js';
-import type { Unit } from '../../units/types.js';
+import { assertFormats, escapeControl } from '../../output/index.js';
+import type { Pool, Unit } from '../../units/types.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
+import { askForMissing, poolChoice, poolWhere } from './ask.js';
 
 export async function run(ref: string, newPoolId: string, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
@@ -20,10 +21,30 @@ export async function run(ref: string, newPoolId: string, ctx: Context): Promise
   return res.data;
 }
 
+/** No --pool: chosen in a terminal from the catalogue, the unit's own country first; else exit 2. */
+async function askPool(ref: string, ctx: Context): Promise<string> {
+  const { select } = await askForMissing(ctx, '--pool', {
+    what: 'the new pool id; see proxyctl pools',
+    example: `proxyctl units swap ${ref} --pool US-14`,
+    cancelled: 'cancelled; nothing was swapped',
+  });
+  const api = await ctx.api();
+  const unit = (await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit)) as Unit & { country?: string };
+  const pools = (await api.get<{ data: Pool[] }>('/pools', shapes.poolList)).data.filter((p) => p.poolId !== unit.poolId);
+  if (pools.length === 0) throw new UsageError('the server lists no other pool to swap to');
+  const home = pools.filter((p) => p.country === unit.country);
+  const rest = pools.filter((p) => p.country !== unit.country);
+  return select({
+    message: escapeControl(`Swap ${ref} (now ${[unit.poolId, unit.country].filter(Boolean).join(', ')}) to pool`),
+    pageSize: 15,
+    choices: [...home, ...rest].map((p) => poolChoice(p, `${p.poolId}  ${poolWhere(p)}`)),
+  });
+}
+
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const ref = parseRef(raw);
-  const pool = flags.pool === undefined ? undefined : normalisePoolId(flags.pool);
+  const pool = flags.pool === undefined ? await askPool(ref, ctx) : normalisePoolId(flags.pool);
   if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
   return show(await run(ref, pool, ctx), unitDetailView);
 }
