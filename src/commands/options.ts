@@ -25,7 +25,10 @@ export const allowIp = (help: string) => new Option('--allow-ip <ipv4>', help).a
 /** Paging through a list. */
 export const page = () => new Option('--page <n>', 'page number (from 1)');
 export const pageSize = (help: string) => new Option('--page-size <n>', help);
-export const all = () => new Option('--all', 'every page, streamed');
+/** Every item is the default now; --all stays accepted (scripts use it) and says so in help. */
+export const all = () => new Option('--all', 'every page, streamed (the default; kept for scripts)');
+/** Caps a list at N items (the default is every item, streamed page by page). */
+export const limit = () => new Option('--limit <n>', 'at most this many items (default: all of them, streamed)');
 
 /** Webhook secrets: repeatable for a rotation window. */
 export const secret = (help: string) => new Option('--secret <secret>', help).argParser(collect).default([] as string[]);

@@ -3,6 +3,7 @@
 import { UsageError } from '../errors.js';
 import { parseInteger } from '../globals.js';
 import type { CreateBody } from './types.js';
+import { normalisePoolId } from './catalogue-ids.js';
 import {
   checkAllowIpsFor,
   MAX_COUNT,
@@ -43,7 +44,7 @@ export function parseCreateFlags(f: CreateFlags): PartialCreateInput {
   const credentials = parseCredentials(f.username, f.password);
   if (credentials && protocol === 'http_noauth') throw new UsageError('http_noauth units have no credentials: drop --username/--password');
   const body: Partial<CreateBody> = {
-    ...(f.pool !== undefined ? { poolId: f.pool.trim() } : {}),
+    ...(f.pool !== undefined ? { poolId: normalisePoolId(f.pool) } : {}),
     ...(f.period !== undefined ? { period: parsePeriod(f.period) } : {}),
     ...(protocol ? { protocol } : {}),
     ...(credentials ? { credentials } : {}),

@@ -7,6 +7,7 @@ import * as shapes from '../api/shapes.js';
 import { countBoughtEarlier } from './create-safely.js';
 import type { CreateInput } from './create-input.js';
 import type { Pool } from './types.js';
+import { explainingMiss, poolMiss } from './catalogue-ids.js';
 
 export interface Quote {
   unitPrice: number;
@@ -57,7 +58,10 @@ export function describeQuote(q: Quote, what: string): string {
 
 /** GET /pools/{id}, refused (exit 5) when the pool is not available: nothing is quoted or bought from it. */
 export async function availablePool(api: ApiClient, poolId: string): Promise<Pool> {
-  const pool = await api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool);
+  const pool = await explainingMiss(
+    () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool),
+    () => poolMiss(api, poolId, true),
+  );
   if (pool.available === false) {
     throw new ApiError(
       { status: 404, code: 'pool_not_available', message: `pool ${poolId} is not available right now` },

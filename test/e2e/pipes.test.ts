@@ -6,44 +6,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, type Kit, startKit } from '../helpers/index.js';
-import { placement } from '../../src/sandbox/units-model.js';
-import type { UnitRecord } from '../../src/sandbox/state.js';
+import { BIN, cleanEnv, type Kit, seedUnits, startKit } from '../helpers/index.js';
 
 const UNITS = 2000;
 let kit: Kit;
 let dir: string;
-
-/** Puts `n` units straight into the sandbox's state: 2,000 purchases would take minutes. */
-function seedUnits(k: Kit, n: number): void {
-  const w = k.sb.world;
-  const pool = w.pools.find((p) => p.available) ?? w.pools[0]!;
-  // A stopped clock: `expiresIn` and the state's `now` would otherwise differ between two runs.
-  const now = w.clock.now();
-  w.clock.now = () => now;
-  for (let i = 0; i < n; i++) {
-    const seq = w.state.nextUnitSeq++;
-    const u: UnitRecord = {
-      proxyRef: `PRX-${seq}`,
-      seq,
-      ...placement(pool, seq, 0),
-      protocol: 'socks5',
-      credentials: { username: `user${seq}`, password: `pass${seq}word` },
-      savedCredentials: null,
-      allowedIps: [],
-      description: `seeded unit ${seq}`,
-      period: '7d',
-      pricePaid: 1,
-      createdAt: now,
-      expiresAt: now + 7 * 86_400_000,
-      lastSwap: null,
-      lastExtended: null,
-      swapCount: 0,
-      releasedAt: null,
-    };
-    w.state.units.set(u.proxyRef, u);
-  }
-}
 
 beforeAll(async () => {
   // A generous rate budget: every test reads all 2,000 units twice.

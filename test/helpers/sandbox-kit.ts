@@ -2,6 +2,8 @@
 // server's own view of its state for assertions: the set-up of most end-to-end CLI tests.
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { proxyctl, tempHome, type TempHome } from './cli.js';
+import { placement } from '../../src/sandbox/units-model.js';
+import type { UnitRecord } from '../../src/sandbox/state.js';
 
 export interface Kit {
   sb: Sandbox;
@@ -58,3 +60,34 @@ export async function pickPools(kit: Kit): Promise<{ poolId: string; provider: s
 }
 
 export const cents = (n: number) => Math.round(n * 100);
+
+/** Puts `n` units straight into the sandbox's state (and stops its clock): 2,000 purchases would take minutes. */
+export function seedUnits(k: Kit, n: number): void {
+  const w = k.sb.world;
+  const pool = w.pools.find((p) => p.available) ?? w.pools[0]!;
+  // A stopped clock: `expiresIn` and the state's `now` would otherwise differ between two runs.
+  const now = w.clock.now();
+  w.clock.now = () => now;
+  for (let i = 0; i < n; i++) {
+    const seq = w.state.nextUnitSeq++;
+    const u: UnitRecord = {
+      proxyRef: `PRX-${seq}`,
+      seq,
+      ...placement(pool, seq, 0),
+      protocol: 'socks5',
+      credentials: { username: `user${seq}`, password: `pass${seq}word` },
+      savedCredentials: null,
+      allowedIps: [],
+      description: `seeded unit ${seq}`,
+      period: '7d',
+      pricePaid: 1,
+      createdAt: now,
+      expiresAt: now + 7 * 86_400_000,
+      lastSwap: null,
+      lastExtended: null,
+      swapCount: 0,
+      releasedAt: null,
+    };
+    w.state.units.set(u.proxyRef, u);
+  }
+}

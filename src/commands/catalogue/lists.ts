@@ -7,14 +7,17 @@ import type { Input as StatesInput } from './states.command.js';
 import type { Context } from '../../context/index.js';
 import type { Query } from '../../api/index.js';
 import { assertFormats, withSpinner } from '../../output/index.js';
-import { countryCode } from '../country.js';
+import { byCountry, countryCode } from '../country.js';
 import * as shapes from '../../api/shapes.js';
 
 export async function fetchCollection(ctx: Context, path: string, query: Query = {}): Promise<unknown[]> {
   const api = await ctx.api();
-  const body = await withSpinner(ctx, 'Fetching…', () => api.get<{ data: unknown[] }>(path, shapes.catalogueList, query));
-  if (Array.isArray(body)) return body;
-  return Array.isArray(body?.data) ? body.data : [];
+  const country = typeof query.country === 'string' ? query.country : undefined;
+  return byCountry(ctx, api, country, async () => {
+    const body = await withSpinner(ctx, 'Fetching…', () => api.get<{ data: unknown[] }>(path, shapes.catalogueList, query));
+    if (Array.isArray(body)) return body;
+    return Array.isArray(body?.data) ? body.data : [];
+  });
 }
 
 async function show(ctx: Context, path: string, query: Query, empty: string): Promise<Result> {

@@ -5,17 +5,23 @@ import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
+import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import * as shapes from '../../api/shapes.js';
 
 export function checkPoolId(id: string): string {
   const v = id.trim();
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(v)) throw new UsageError(`"${id}" is not a pool id (e.g. US-12)`);
-  return v;
+  return normalisePoolId(v);
 }
 
 export async function run(poolId: string, ctx: Context): Promise<Pool> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching pool…', () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool));
+  return withSpinner(ctx, 'Fetching pool…', () =>
+    explainingMiss(
+      () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool),
+      () => poolMiss(api, poolId),
+    ),
+  );
 }
 
 export default async function get({ args: [poolId], ctx }: Input): Promise<Result> {

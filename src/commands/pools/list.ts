@@ -3,7 +3,7 @@ import { showList, type Result } from '../action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, withExtraFields, withSpinner } from '../../output/index.js';
-import { countryCode } from '../country.js';
+import { byCountry, countryCode } from '../country.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -20,15 +20,21 @@ export function parseOptions(flags: ListOptions): ListOptions {
 
 export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool[]; prices: Record<string, unknown> | undefined }> {
   const api = await ctx.api();
-  const body = await withSpinner(ctx, 'Fetching pools…', () =>
-    api.get<{ data: Pool[]; prices?: Record<string, unknown> }>('/pools', shapes.poolList, {
-      provider: opts.provider,
-      country: opts.country,
-      state: opts.state,
-      rotation: opts.rotation,
-    }),
-  );
-  return { data: Array.isArray(body?.data) ? body.data : [], prices: body?.prices };
+  let prices: Record<string, unknown> | undefined;
+  // A country without pools is said after the spinner, with the nearest codes that have some.
+  const data = await byCountry(ctx, api, opts.country, async () => {
+    const body = await withSpinner(ctx, 'Fetching pools…', () =>
+      api.get<{ data: Pool[]; prices?: Record<string, unknown> }>('/pools', shapes.poolList, {
+        provider: opts.provider,
+        country: opts.country,
+        state: opts.state,
+        rotation: opts.rotation,
+      }),
+    );
+    prices = body?.prices;
+    return Array.isArray(body?.data) ? body.data : [];
+  });
+  return { data, prices };
 }
 
 export default async function list({ flags, ctx }: Input): Promise<Result> {

@@ -9,17 +9,12 @@ import { escapeControl, money } from '../../output/index.js';
 import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput, type PartialCreateInput } from '../../units/create-input.js';
 import { availablePool, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { Pool } from '../../units/types.js';
+import { entryCountryCode } from '../../units/catalogue-ids.js';
 import { parseIPv4, type Protocol } from '../../units/validate.js';
 import { periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
 import * as shapes from '../../api/shapes.js';
 
 type Entry = Record<string, unknown>;
-
-/** Country entries' field names are not in the spec: take the ISO-looking code wherever it is. */
-function countryCode(e: Entry): string | undefined {
-  for (const k of ['country', 'code', 'countryCode', 'iso']) if (typeof e[k] === 'string') return e[k] as string;
-  return Object.values(e).find((v): v is string => typeof v === 'string' && /^[A-Z]{2}$/.test(v));
-}
 
 export async function guidedCreate(
   ctx: Context,
@@ -41,7 +36,7 @@ export async function guidedCreate(
   if (body.poolId === undefined) {
     const countries = (await api.get<{ data: Entry[] }>('/countries', shapes.catalogueList)).data;
     const choices = countries.flatMap((c) => {
-      const code = countryCode(c);
+      const code = entryCountryCode(c);
       if (!code) return [];
       const name = typeof c.name === 'string' && c.name !== code ? ` ${c.name}` : '';
       const n = typeof c.poolCount === 'number' ? ` (${c.poolCount} pools)` : '';

@@ -1,22 +1,28 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { all, page, pageSize, pool } from '../options.js';
+import { all, limit, page, pageSize, pool } from '../options.js';
 
 const command = () =>
   new Command('list')
     .alias('ls')
-    .description('list units (active ones unless told otherwise)')
+    .description('list units (active ones unless told otherwise): every unit, streamed, unless --limit or --page')
     .option('--status <status>', 'only units with this status: ACTIVE, EXPIRED or RELEASED')
     .addOption(pool('only units of this pool'))
     .option('--include-expired', 'include expired units')
     .option('--expiring-within <hours>', 'only units expiring within this many hours')
+    .addOption(limit())
     .addOption(page())
-    .addOption(pageSize('units per page, 1 to 200 (default 50)'))
+    .addOption(pageSize('only one page of this many units, 1 to 200'))
     .addOption(all());
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  examples: ['proxyctl units list', 'proxyctl units list --all -o conn > proxies.txt', 'proxyctl units list --expiring-within 24 --json'],
+  examples: [
+    'proxyctl units list -o conn > proxies.txt',
+    'proxyctl units list --limit 10',
+    'proxyctl units list --page 2 --page-size 50',
+    'proxyctl units list --expiring-within 24 --json',
+  ],
   load: async () => (await import('./list.js')).default,
 });

@@ -1,13 +1,15 @@
-// `units list`: one page, or every page streamed with --all (so `-o conn > proxies.txt` exports all).
+// `units list`: every unit, streamed page by page (so `-o conn > proxies.txt` exports all of them),
+// at most --limit of them, or the one page --page/--page-size ask for.
 import { finished } from '../action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
-import type { Query } from '../../api/client.js';
-import { UsageError } from '../../errors.js';
+import type { ApiClient, Query } from '../../api/client.js';
 import { assertFormats, printList } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
+import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
 import { parseInteger } from '../options.js';
+import { parsePaging, take } from '../paging.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -15,38 +17,45 @@ type Flags = Input['flags'];
 
 export interface ListOptions {
   query: Query;
-  all: boolean;
+  limit: number | undefined;
+  onePage: boolean;
 }
 
 export function parseListFlags(f: Flags): ListOptions {
-  const page = parseInteger(f.page, '--page', 1);
-  const pageSize = parseInteger(f.pageSize, '--page-size', 1, MAX_PAGE_SIZE);
-  if (f.all && page !== undefined) throw new UsageError('--all reads every page; drop --page');
+  const paging = parsePaging(f, MAX_PAGE_SIZE);
   const query: Query = {
     status: parseStatus(f.status),
-    poolId: f.pool,
+    poolId: normalisePoolIdFlag(f.pool),
     includeExpired: f.includeExpired ? true : undefined,
     expiringWithinHours: parseInteger(f.expiringWithin, '--expiring-within', 1),
-    page,
-    // --all uses the largest page so the export takes as few requests as possible.
-    pageSize: pageSize ?? (f.all ? MAX_PAGE_SIZE : undefined),
+    page: paging.page,
+    pageSize: paging.pageSize,
   };
-  return { query, all: f.all === true };
+  return { query, limit: paging.limit, onePage: paging.onePage };
 }
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
-  if (opts.all) {
-    await printList(ctx, api.all<Unit>('/units', shapes.unit, opts.query), unitView);
+  if (!opts.onePage) {
+    const count = await printList(ctx, take(api.all<Unit>('/units', shapes.unit, opts.query), opts.limit), unitView);
+    await sayPoolMiss(ctx, api, count, opts.query.poolId);
     return;
   }
   const page = api.pages<Unit>('/units', shapes.unit, opts.query);
   const first = await page.next();
   const items = first.done ? [] : first.value.items;
-  await printList(ctx, items, unitView);
+  const count = await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), unitView);
+  await sayPoolMiss(ctx, api, count, opts.query.poolId);
   const p = first.done ? undefined : first.value.pagination;
-  if (p?.hasNext && !opts.all)
-    ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); use --all for every page`);
+  if (p?.hasNext)
+    ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); drop --page/--page-size for every unit`);
+}
+
+/** No units with --pool: a pool the catalogue does not hold is a typo worth a warning. */
+async function sayPoolMiss(ctx: Context, api: ApiClient, count: number, poolId: Query[string]): Promise<void> {
+  if (count > 0 || typeof poolId !== 'string') return;
+  const miss = await poolMiss(api, poolId);
+  if (miss !== undefined) ctx.warn(miss.message);
 }
 
 export default async function handler({ flags, ctx }: Input): Promise<number> {

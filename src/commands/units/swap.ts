@@ -5,6 +5,7 @@ import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, escapeControl, type View } from '../../output/index.js';
 import type { Pool, Unit } from '../../units/types.js';
+import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
@@ -13,10 +14,10 @@ import { askForMissing, poolChoice, poolWhere } from './ask.js';
 export async function run(ref: string, newPoolId: string, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
   // A second swap would move the unit again, so only a request that never left is retried.
-  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/swap`, shapes.unit, {
-    body: { newPoolId },
-    retry: 'not-sent',
-  });
+  const res = await explainingMiss(
+    () => api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/swap`, shapes.unit, { body: { newPoolId }, retry: 'not-sent' }),
+    () => poolMiss(api, newPoolId, true),
+  );
   // The swap answer has no status or country: the unit read back fills them in (its own fields
   // win only where the swap answer is silent). If that read fails, they are left out, not shown as "-".
   const back = await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit).catch(() => undefined);
@@ -52,7 +53,7 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const ref = parseRef(raw);
-  const pool = flags.pool === undefined ? await askPool(ref, ctx) : flags.pool.trim();
+  const pool = flags.pool === undefined ? await askPool(ref, ctx) : normalisePoolId(flags.pool);
   if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
   const unit = await run(ref, pool, ctx);
   return show(unit, viewOf(unit));

@@ -1,15 +1,16 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { page, pageSize } from '../options.js';
+import { all, limit, page, pageSize } from '../options.js';
 
 const command = () =>
   new Command('log')
-    .description('list deliveries, newest first; --follow prints new deliveries and changes as they happen')
+    .description('list every delivery, newest first (or --limit N of them); --follow prints new deliveries and changes as they happen')
     .option('--status <status>', 'PENDING, DELIVERED or FAILED')
     .option('--event <event>', 'event name, e.g. unit.created')
+    .addOption(limit())
     .addOption(page())
-    .addOption(pageSize('deliveries per page (1-100, default 25)'))
-    .option('--all', 'every page')
+    .addOption(pageSize('only one page of this many deliveries, 1 to 100'))
+    .addOption(all())
     .option('-f, --follow', 'keep polling and print new deliveries and state changes until Ctrl-C (then exit 0)')
     .option('--interval <seconds>', 'with --follow: seconds between polls (min 1, default 2)');
 export type Input = InputOf<typeof command>;
@@ -19,7 +20,8 @@ export default defineCommand({
   examples: [
     'proxyctl webhook log --status FAILED',
     'proxyctl webhook log --follow',
-    'proxyctl webhook log --all --json > deliveries.json',
+    'proxyctl webhook log --limit 20',
+    'proxyctl webhook log --json > deliveries.json',
   ],
   load: async () => (await import('./log.js')).default,
 });

@@ -1,8 +1,10 @@
-// webhook log: the delivery log (GET /webhook/deliveries), one page, every page, or --follow,
+// webhook log: the delivery log (GET /webhook/deliveries), every page streamed (the default),
+// --limit N deliveries, the one page --page/--page-size ask for, or --follow,
 // which polls the log (back to the last delivery seen and the oldest pending one) and prints
 // each new delivery once and each change of state once.
 import type { Input } from './log.command.js';
 import { parseInteger } from '../options.js';
+import { parsePaging, take } from '../paging.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
@@ -15,9 +17,13 @@ import * as shapes from '../../api/shapes.js';
 
 type LogFlags = Input['flags'];
 
+/** The delivery log's largest page (spec §8). */
+const MAX_LOG_PAGE_SIZE = 100;
+
 export interface LogOptions {
   query: Query;
-  all: boolean;
+  limit: number | undefined;
+  onePage: boolean;
   follow: boolean;
   intervalMs: number;
 }
@@ -30,16 +36,18 @@ export function parseLogFlags(flags: LogFlags): LogOptions {
       throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}, got "${flags.status}"`);
     }
   }
-  const page = parseInteger(flags.page, '--page', 1, 1_000_000);
-  const pageSize = parseInteger(flags.pageSize, '--page-size', 1, 100);
+  const paging = parsePaging(flags, MAX_LOG_PAGE_SIZE, 1_000_000);
   const interval = flags.interval === undefined ? 2 : Number(flags.interval);
   if (!Number.isFinite(interval) || interval < 1 || interval > 3600)
     throw new UsageError(`--interval must be 1 to 3600 seconds, got "${flags.interval}"`);
-  if (flags.follow && (flags.all || page !== undefined)) throw new UsageError('--follow cannot be combined with --all or --page');
-  if (flags.all && page !== undefined) throw new UsageError('--all cannot be combined with --page');
+  if (flags.follow && (flags.all || paging.page !== undefined || paging.limit !== undefined))
+    throw new UsageError('--follow cannot be combined with --all, --limit or --page');
+  // --follow reads its own pages: only an explicit --page-size reaches it.
+  const pageSize = flags.follow ? parseInteger(flags.pageSize, '--page-size', 1, MAX_LOG_PAGE_SIZE) : paging.pageSize;
   return {
-    query: { status, event: flags.event, page, pageSize },
-    all: flags.all === true,
+    query: { status, event: flags.event, page: paging.page, pageSize },
+    limit: paging.limit,
+    onePage: paging.onePage,
     follow: flags.follow === true,
     intervalMs: interval * 1000,
   };
@@ -101,7 +109,7 @@ async function poll(api: ApiClient, query: Query & { pageSize: number }, tracker
 }
 
 async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<number> {
-  const query = { ...opts.query, pageSize: Number(opts.query.pageSize ?? 100) };
+  const query = { ...opts.query, pageSize: Number(opts.query.pageSize ?? MAX_LOG_PAGE_SIZE) };
   const tracker = new DeliveryTracker();
   const jsonl = outputMode(ctx) === 'jsonl';
   const paint = paintFor(ctx);
@@ -130,15 +138,12 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   const api = await ctx.api();
   if (opts.follow) return follow(ctx, api, opts);
   const view = { columns: deliveryColumns, empty: 'No deliveries found.' };
-  if (opts.all) {
-    await printList(
-      ctx,
-      api.all<Delivery>('/webhook/deliveries', shapes.delivery, { ...opts.query, pageSize: opts.query.pageSize ?? 100 }),
-      view,
-    );
+  if (!opts.onePage) {
+    await printList(ctx, take(api.all<Delivery>('/webhook/deliveries', shapes.delivery, opts.query), opts.limit), view);
     return 0;
   }
   const body = await firstPage(api, opts.query);
-  await printList(ctx, Array.isArray(body?.data) ? body.data : [], view);
+  const items = Array.isArray(body?.data) ? body.data : [];
+  await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), view);
   return 0;
 }
