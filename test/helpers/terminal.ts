@@ -6,8 +6,10 @@ import { BIN, cleanEnv } from './cli.js';
 const quoteArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** `proxyctl …args` on a pty (script(1)), with `env` over a clean environment; `screen()` is everything it drew so far, `until` waits for a text. */
-export function inTerminal(env: Record<string, string>, args: string[]) {
-  const command = ['node', BIN, ...args].map(quoteArg).join(' ');
+export function inTerminal(env: Record<string, string>, args: string[], opts: { columns?: number } = {}) {
+  // script(1)'s pty has no size unless told (stty), as when a terminal is 80 columns wide.
+  const size = opts.columns === undefined ? '' : `stty cols ${opts.columns} rows 50; `;
+  const command = size + ['node', BIN, ...args].map(quoteArg).join(' ');
   const child: ResultPromise = execa('script', ['-qefc', command, '/dev/null'], {
     reject: false,
     stdin: 'pipe',
