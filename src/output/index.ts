@@ -228,9 +228,24 @@ export async function printObject<T>(ctx: Context, value: T, view: View<T> = {})
   }
   const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
-  const table = new Table({ chars: COMPACT, style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] } });
-  for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(shown, paint) : cell(f.value(shown)) });
-  out.write(`${table.toString()}\n`);
+  const draw = (colWidths: number[] = []) => {
+    const table = new Table({
+      chars: COMPACT,
+      style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
+      colWidths,
+      wordWrap: true,
+      wrapOnWordBoundary: false,
+    });
+    for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(shown, paint) : cell(f.value(shown)) });
+    return { text: table.toString(), widths: table.options.colWidths as number[] };
+  };
+  const natural = draw();
+  const width = terminalColumns(ctx.io);
+  const [keyWidth = 0, valueWidth = 0] = natural.widths;
+  // Wider than the terminal: the values wrap (cli-table3's wordWrap) within what the keys leave, never
+  // truncated: a secret shown once must arrive whole.
+  const fitted = width !== undefined && tableWidth(natural.widths) > width && width - keyWidth - 3 >= 8 + 2;
+  out.write(`${fitted ? draw([keyWidth, Math.min(valueWidth, width - keyWidth - 3)]).text : natural.text}\n`);
 }
 
 /** Runs `fn` with an ora spinner on stderr, only on a TTY and never with --quiet. */

@@ -50,6 +50,7 @@ const UPTIME = {
   slotsExcluded: 0,
   units: [{ proxyRef: 'PRX-1', poolId: 'BR-11', uptimePercent: 99.5, slotsUp: 287, slotsDown: 1, slotsExcluded: 0 }],
 };
+const HOOK_URL = 'https://hooks.example.com/a/very/long/path/that/goes/on/and/on/until/it/overflows?x=1';
 const page = (data: unknown[]) => ({ data, pagination: { page: 1, pageSize: 100, total: data.length, hasNext: false, hasPrev: false } });
 
 let server: ScriptedServer;
@@ -63,6 +64,7 @@ beforeAll(async () => {
     if (path === '/pools') return json(res, 200, { data: POOLS, prices: PRICES });
     if (path === '/webhook/deliveries') return json(res, 200, page(DELIVERIES));
     if (path === '/me/uptime') return json(res, 200, UPTIME);
+    if (path === '/webhook') return json(res, 200, { url: HOOK_URL, enabled: true, secret: null });
     return json(res, 404, { error: { type: 'invalid_request_error', code: 'not_found', message: 'no such path' } });
   });
   home = tempHome();
@@ -178,6 +180,21 @@ describe('me uptime', () => {
   it('120 columns: the summary on one line', async () => {
     const { lines } = await onTerminal(['me', 'uptime'], 120);
     expect(lines.some((l) => l.startsWith('Uptime ') && l.endsWith('2026-11-22T13:41:16.863Z → 2026-11-23T13:41:16.863Z'))).toBe(true);
+  });
+});
+
+describe('key/value tables', () => {
+  it('60 columns: a long value wraps inside its cell, every character kept', async () => {
+    const { lines } = await onTerminal(['webhook', 'get'], 60);
+    const at = lines.findIndex((l) => l.startsWith('│ url '));
+    const value = lines
+      .slice(
+        at,
+        lines.findIndex((l) => l.startsWith('│ enabled ')),
+      )
+      .map((l) => l.split('│')[2]!.trim())
+      .join('');
+    expect(value).toBe(HOOK_URL);
   });
 });
 
