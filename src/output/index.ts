@@ -6,9 +6,11 @@ import type { BaseContext as Context, OutputFormat } from '../globals.js';
 import { UsageError } from '../errors.js';
 import { escapeControl, escapeDeep } from './escape.js';
 import { cell, plainPaint, type Paint } from './format.js';
+import { fitColumns, fitHint, tableWidth, terminalColumns } from './fit.js';
 
 export * from './format.js';
 export * from './escape.js';
+export { terminalColumns } from './fit.js';
 
 export interface Column<T> {
   header: string;
@@ -16,6 +18,10 @@ export interface Column<T> {
   value: (row: T) => unknown;
   /** How the value looks in a human table (may colour). */
   format?: (row: T, paint: Paint) => string;
+  /** When a table is wider than the terminal: 0 is never hidden, higher numbers are hidden first. Default 1. */
+  priority?: number | undefined;
+  /** How to see this column whole if it must be shortened (e.g. "-o conn"); it is shortened last. */
+  whole?: string | undefined;
 }
 
 export interface View<T> {
@@ -179,13 +185,29 @@ const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>[]): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
-  const table = new Table({
-    head: columns.map((c) => paint.bold(c.header)),
-    chars: COMPACT,
-    style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
-  });
-  for (const row of rows.map((r) => escapeDeep(r))) table.push(columns.map((c) => (c.format ? c.format(row, paint) : cell(c.value(row)))));
-  return table.toString();
+  const cells = rows.map((r) => escapeDeep(r)).map((row) => columns.map((c) => (c.format ? c.format(row, paint) : cell(c.value(row)))));
+  const draw = (keep: number[], colWidths: number[] = []) => {
+    const table = new Table({
+      head: keep.map((i) => paint.bold(columns[i]!.header)),
+      chars: COMPACT,
+      style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
+      colWidths,
+    });
+    for (const r of cells) table.push(keep.map((i) => r[i]!));
+    // toString() leaves the widths cli-table3 measured in options.colWidths.
+    return { text: table.toString(), widths: table.options.colWidths as number[] };
+  };
+  const natural = draw(columns.map((_, i) => i));
+  const width = terminalColumns(ctx.io);
+  if (width === undefined || tableWidth(natural.widths) <= width) return natural.text;
+  const fit = fitColumns(columns, natural.widths, width);
+  const hint = fitHint(columns, fit, width);
+  if (hint) {
+    // The hint fits the terminal too (wrap-ansi breaks it between words).
+    const { default: wrapAnsi } = await import('wrap-ansi');
+    for (const line of wrapAnsi(hint, width, { hard: true }).split('\n')) ctx.notice(line);
+  }
+  return draw(fit.keep, fit.colWidths).text;
 }
 
 /** Renders one object: JSON as it came; a key/value table for people. */
@@ -206,9 +228,24 @@ export async function printObject<T>(ctx: Context, value: T, view: View<T> = {})
   }
   const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
-  const table = new Table({ chars: COMPACT, style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] } });
-  for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(shown, paint) : cell(f.value(shown)) });
-  out.write(`${table.toString()}\n`);
+  const draw = (colWidths: number[] = []) => {
+    const table = new Table({
+      chars: COMPACT,
+      style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
+      colWidths,
+      wordWrap: true,
+      wrapOnWordBoundary: false,
+    });
+    for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(shown, paint) : cell(f.value(shown)) });
+    return { text: table.toString(), widths: table.options.colWidths as number[] };
+  };
+  const natural = draw();
+  const width = terminalColumns(ctx.io);
+  const [keyWidth = 0, valueWidth = 0] = natural.widths;
+  // Wider than the terminal: the values wrap (cli-table3's wordWrap) within what the keys leave, never
+  // truncated: a secret shown once must arrive whole.
+  const fitted = width !== undefined && tableWidth(natural.widths) > width && width - keyWidth - 3 >= 8 + 2;
+  out.write(`${fitted ? draw([keyWidth, Math.min(valueWidth, width - keyWidth - 3)]).text : natural.text}\n`);
 }
 
 /** Runs `fn` with an ora spinner on stderr, only on a TTY and never with --quiet. */

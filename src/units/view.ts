@@ -12,9 +12,9 @@ function timeLeft(u: Unit): number | undefined {
 }
 
 export const UNIT_COLUMNS: Column<Unit>[] = [
-  { header: 'ref', value: (u) => u.proxyRef, format: (u, p) => p.bold(u.proxyRef) },
-  { header: 'pool', value: (u) => u.poolId },
-  { header: 'protocol', value: (u) => u.protocol },
+  { header: 'ref', value: (u) => u.proxyRef, format: (u, p) => p.bold(u.proxyRef), priority: 0 },
+  { header: 'pool', value: (u) => u.poolId, priority: 3 },
+  { header: 'protocol', value: (u) => u.protocol, priority: 4 },
   {
     header: 'status',
     value: (u) => u.status,
@@ -26,8 +26,10 @@ export const UNIT_COLUMNS: Column<Unit>[] = [
       const s = timeLeft(u);
       return s === undefined ? undefined : humanDuration(s);
     },
+    priority: 2,
   },
-  { header: 'connection', value: (u) => connString(u) },
+  // What the unit is for: kept, and shortened only as a last resort, pointing at -o conn.
+  { header: 'connection', value: (u) => connString(u), priority: 0, whole: '-o conn' },
 ];
 
 /** Key/value rows for one unit: the table columns, then the details worth seeing. */

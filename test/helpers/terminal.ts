@@ -7,11 +7,11 @@ const quoteArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
  * `proxyctl …args` on a pty (script(1)), with `env` over a clean environment; `screen()` is
- * everything it drew so far, `until` waits for a text. `size` sets the pty's columns and rows
- * (script(1) alone gives a pty of 0×0 when its own stdin is not a terminal).
+ * everything it drew so far, `until` waits for a text. `size` sets the pty's columns (and rows, 50
+ * unless given): script(1) alone gives a pty of 0×0 when its own stdin is not a terminal.
  */
-export function inTerminal(env: Record<string, string>, args: string[], size?: { columns: number; rows: number }) {
-  const stty = size ? `stty cols ${size.columns} rows ${size.rows}; ` : '';
+export function inTerminal(env: Record<string, string>, args: string[], size?: { columns: number; rows?: number }) {
+  const stty = size ? `stty cols ${size.columns} rows ${size.rows ?? 50}; ` : '';
   const command = stty + ['node', BIN, ...args].map(quoteArg).join(' ');
   const child: ResultPromise = execa('script', ['-qefc', command, '/dev/null'], {
     reject: false,

@@ -1,5 +1,6 @@
 // `proxyctl me uptime`: the account-wide uptime and a per-unit table coloured by health. The
 // window is checked here (day 1-30, ISO dates, from before to, 30-day cap) before any request.
+import { stripVTControlCharacters } from 'node:util';
 import type { Input } from './uptime.command.js';
 import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
@@ -14,6 +15,7 @@ import {
   percent,
   printList,
   printObject,
+  terminalColumns,
   withSpinner,
   type Column,
   type Paint,
@@ -121,16 +123,16 @@ function uptimeBar(pct: unknown, paint: Paint): string {
 }
 
 const UNIT_COLUMNS: Column<UnitUptime>[] = [
-  { header: 'unit', value: (u) => u.proxyRef },
-  { header: 'pool', value: (u) => u.poolId },
-  { header: 'uptime', value: (u) => u.uptimePercent, format: (u, p) => uptimeBar(u.uptimePercent, p) },
+  { header: 'unit', value: (u) => u.proxyRef, priority: 0 },
+  { header: 'pool', value: (u) => u.poolId, priority: 2 },
+  { header: 'uptime', value: (u) => u.uptimePercent, format: (u, p) => uptimeBar(u.uptimePercent, p), priority: 0 },
   { header: 'up', value: (u) => u.slotsUp },
   {
     header: 'down',
     value: (u) => u.slotsDown,
     format: (u, p) => (typeof u.slotsDown === 'number' && u.slotsDown > 0 ? p.red(String(u.slotsDown)) : cell(u.slotsDown)),
   },
-  { header: 'excluded', value: (u) => u.slotsExcluded },
+  { header: 'excluded', value: (u) => u.slotsExcluded, priority: 3 },
 ];
 
 export default async function uptime({ flags, ctx }: Input): Promise<number> {
@@ -151,9 +153,16 @@ export default async function uptime({ flags, ctx }: Input): Promise<number> {
   const paint = paintFor(ctx, mode === 'table' ? 'stdout' : 'stderr');
   // null when no unit had a countable probe in the window (no units, or all excluded).
   const why = units.length === 0 ? 'no units in this window' : 'every probe in this window was excluded';
-  const figure = typeof data.uptimePercent === 'number' ? uptimeBar(data.uptimePercent, paint) : `not measured (${why})`;
+  const measured = typeof data.uptimePercent === 'number';
+  const figure = measured ? uptimeBar(data.uptimePercent as number, paint) : `not measured (${why})`;
+  const label = measured ? 'Uptime' : 'Uptime:';
+  const window = paint.dim(`${cell(data.from)} → ${cell(data.to)}`);
+  const head = `${label} ${figure}  ${window}`;
+  // On a narrow terminal the window goes to its own line rather than wrapping.
+  const width = mode === 'table' ? terminalColumns(ctx.io) : undefined;
+  const fitted = width !== undefined && stripVTControlCharacters(head).length > width ? `${label} ${figure}\n${window}` : head;
   const summary =
-    `Uptime${typeof data.uptimePercent === 'number' ? '' : ':'} ${figure}  ${paint.dim(`${cell(data.from)} → ${cell(data.to)}`)}\n` +
+    `${fitted}\n` +
     `slots: ${cell(data.slotsUp)} up, ${cell(data.slotsDown)} down, ${cell(data.slotsExcluded)} excluded (probes that could not reach the provider)`;
   // On a terminal the summary heads the table; piped, stdout keeps only the per-unit rows.
   if (mode === 'table') ctx.io.stdout.write(`${summary}\n`);

@@ -12,15 +12,17 @@ export function poolColumns(fallbackPrices: Record<string, unknown> | undefined)
     { header: 'pool', value: (p) => p.poolId, format: (p, paint) => paint.bold(cell(p.poolId)) },
     { header: 'provider', value: (p) => p.provider },
     { header: 'country', value: (p) => p.country },
-    { header: 'state', value: (p) => p.state },
-    { header: 'rotation', value: (p) => p.rotation },
+    { header: 'state', value: (p) => p.state, priority: 3 },
+    { header: 'rotation', value: (p) => p.rotation, priority: 3 },
     {
       header: 'available',
       value: (p) => p.available,
       format: (p, paint) => (p.available === true ? paint.green('yes') : p.available === false ? paint.red('no') : '-'),
     },
-    ...PERIODS.map((period) => ({
+    ...PERIODS.map((period, i) => ({
       header: period,
+      // The shortest period's price stays longest when the table must fit the terminal.
+      priority: i === 0 ? 1 : 2,
       value: (p: Pool) => priceOf(p, period),
       format: (p: Pool) => {
         const v = priceOf(p, period);

@@ -31,12 +31,12 @@ export function attemptsOf(d: Delivery): string {
 }
 
 export const deliveryColumns: Column<Delivery>[] = [
-  { header: 'id', value: (d) => d.id },
+  { header: 'id', value: (d) => d.id, priority: 0 },
   { header: 'event', value: (d) => d.event },
-  { header: 'status', value: (d) => d.status, format: (d, p) => paintStatus(d.status, p) },
-  { header: 'attempts', value: attemptsOf },
-  { header: 'response', value: (d) => d.responseStatus },
-  { header: 'next attempt', value: (d) => d.nextAttemptAt },
-  { header: 'created', value: (d) => d.createdAt },
-  { header: 'last error', value: (d) => d.lastError },
+  { header: 'status', value: (d) => d.status, format: (d, p) => paintStatus(d.status, p), priority: 0 },
+  { header: 'attempts', value: attemptsOf, priority: 2 },
+  { header: 'response', value: (d) => d.responseStatus, priority: 3 },
+  { header: 'next attempt', value: (d) => d.nextAttemptAt, priority: 3 },
+  { header: 'created', value: (d) => d.createdAt, priority: 4 },
+  { header: 'last error', value: (d) => d.lastError, priority: 2 },
 ];
