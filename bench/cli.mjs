@@ -3,7 +3,7 @@
 //  - `proxyctl --version` / `--help` against `node -e 0`;
 //  - `units list --json` (20 units) against a node:http script doing the same GET and printing it;
 //  - `units list --all -o conn` (10,000 units) against a node:http script paging the same list;
-//  - peak memory (maxRSS, recorded by bench/maxrss.mjs on exit) of each against its baseline;
+//  - peak memory (maxRSS: /usr/bin/time, else bench/maxrss.mjs) of each against its baseline;
 //  - `units create --count 300` at 30 requests / 3 s against the rate bound, counting 429s.
 // Runs are pairwise (command and baseline back to back, order alternating) so machine noise
 // hits both; the figure is the median of the per-pair ratios, with min and max.
@@ -11,7 +11,7 @@
 //   node bench/cli.mjs [--runs 15] [--skip-create] [--bin other/bin/proxyctl.js]
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, request } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,16 +33,25 @@ const MAXRSS = pathToFileURL(fileURLToPath(new URL('maxrss.mjs', import.meta.url
 const baseEnv = { ...process.env, PROXYCTL_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' };
 for (const k of ['PROXYCTL_PROFILE', 'PROXYCTL_DEBUG', 'NODE_OPTIONS']) delete baseEnv[k];
 
-/** One run: wall ms, or with memory: true the child's peak RSS in MiB (from bench/maxrss.mjs). */
+/**
+ * Peak memory: GNU time's maxRSS of the whole process life where /usr/bin/time exists; else
+ * bench/maxrss.mjs, which reads it at 'exit' and so misses what V8's background threads still
+ * allocate after (e.g. an optimising WebAssembly compile: ~35 MiB for llhttp before issue 11).
+ */
+const GNU_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%M', 'true']).status === 0;
+const MEMORY_HOW = GNU_TIME ? '`/usr/bin/time -f %M` (maxRSS over the whole life of the process)' : '`bench/maxrss.mjs` (maxRSS at exit; no /usr/bin/time here)';
+
+/** One run: wall ms, or with memory: true the child's peak RSS in MiB. */
 function once(args, env, { memory = false } = {}) {
   const rssFile = join(dir, 'rss.txt');
   rmSync(rssFile, { force: true });
-  const fullEnv = { ...baseEnv, ...env, ...(memory ? { NODE_OPTIONS: `--import=${MAXRSS}`, MAXRSS_FILE: rssFile } : {}) };
+  const hook = memory && !GNU_TIME ? { NODE_OPTIONS: `--import=${MAXRSS}`, MAXRSS_FILE: rssFile } : {};
+  const [cmd, argv] = memory && GNU_TIME ? ['/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, ...args]] : [process.execPath, args];
   const t = performance.now();
-  const r = spawnSync(process.execPath, args, { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  const r = spawnSync(cmd, argv, { env: { ...baseEnv, ...env, ...hook }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return memory ? Number(readFileSync(rssFile, 'utf8')) / 1024 : ms;
+  return memory ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 : ms;
 }
 
 const median = (xs) => {
@@ -235,7 +244,7 @@ const f2 = (n) => `${n.toFixed(2)}×`;
 const out = [];
 out.push(`## CLI against node:http (\`bench/cli.mjs\`)\n`);
 out.push(
-  `Pairwise runs (command and baseline back to back, order alternating): ${runs} pairs for the short commands, ${Math.max(5, Math.ceil(runs / 3))} for the 10,000-unit list; ratios are medians of the per-pair ratios, with min–max. Peak memory is each process's maxRSS, recorded on exit by \`bench/maxrss.mjs\` (loaded with \`--import\` into both sides).\n`,
+  `Pairwise runs (command and baseline back to back, order alternating): ${runs} pairs for the short commands, ${Math.max(5, Math.ceil(runs / 3))} for the 10,000-unit list; ratios are medians of the per-pair ratios, with min–max. Peak memory: ${MEMORY_HOW}, the same for both sides.\n`,
 );
 out.push('| figure | proxyctl (median) | baseline | baseline (median) | ratio (median) | min–max | target |');
 out.push('| --- | ---: | --- | ---: | ---: | ---: | --- |');
