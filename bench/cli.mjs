@@ -39,14 +39,17 @@ for (const k of ['PROXYCTL_PROFILE', 'PROXYCTL_DEBUG', 'NODE_OPTIONS']) delete b
  * allocate after (e.g. an optimising WebAssembly compile: ~35 MiB for llhttp before issue 11).
  */
 const GNU_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%M', 'true']).status === 0;
-const MEMORY_HOW = GNU_TIME ? '`/usr/bin/time -f %M` (maxRSS over the whole life of the process)' : '`bench/maxrss.mjs` (maxRSS at exit; no /usr/bin/time here)';
+const MEMORY_HOW = GNU_TIME
+  ? '`/usr/bin/time -f %M` (maxRSS over the whole life of the process)'
+  : '`bench/maxrss.mjs` (maxRSS at exit; no /usr/bin/time here)';
 
 /** One run: wall ms, or with memory: true the child's peak RSS in MiB. */
 function once(args, env, { memory = false } = {}) {
   const rssFile = join(dir, 'rss.txt');
   rmSync(rssFile, { force: true });
   const hook = memory && !GNU_TIME ? { NODE_OPTIONS: `--import=${MAXRSS}`, MAXRSS_FILE: rssFile } : {};
-  const [cmd, argv] = memory && GNU_TIME ? ['/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, ...args]] : [process.execPath, args];
+  const [cmd, argv] =
+    memory && GNU_TIME ? ['/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, ...args]] : [process.execPath, args];
   const t = performance.now();
   const r = spawnSync(cmd, argv, { env: { ...baseEnv, ...env, ...hook }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
   const ms = performance.now() - t;
