@@ -1,12 +1,52 @@
 #!/usr/bin/env node
-// `npm run bench`: runs every benchmark in turn (add new ones to the list).
+// `npm run bench`: runs every benchmark in turn and writes bench/RESULTS.md with the date, the
+// machine and the Node version above their output. The hand-written analysis below the
+// ANALYSIS marker in RESULTS.md is kept as it is. Not part of `npm test` (timings are noisy).
+//   node bench/run.mjs [--runs 15] [--skip-create]
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, type as osType } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const benches = ['sandbox.mjs', 'startup.mjs'];
-let failed = 0;
-for (const b of benches) {
-  const r = spawnSync(process.execPath, [fileURLToPath(new URL(b, import.meta.url)), ...process.argv.slice(2)], { stdio: 'inherit' });
-  if (r.status !== 0) failed++;
-}
-process.exitCode = failed ? 1 : 0;
+const args = process.argv.slice(2);
+const here = (f) => fileURLToPath(new URL(f, import.meta.url));
+const run = (file, extra) => {
+  const r = spawnSync(process.execPath, [here(file), ...extra], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.stdout.write(r.stdout);
+  return { ok: r.status === 0, out: r.stdout };
+};
+
+const cli = run('cli.mjs', args);
+const sandbox = run('sandbox.mjs', []);
+
+const MARKER = '<!-- ANALYSIS: everything below is kept by bench/run.mjs -->';
+const resultsFile = here('RESULTS.md');
+const old = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+const analysis = old.includes(MARKER) ? old.slice(old.indexOf(MARKER)) : `${MARKER}\n`;
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+const header = [
+  '# Benchmark results',
+  '',
+  '`npm run bench` writes the measured part of this file. Every figure is compared with a baseline',
+  'measured in the same run on the same machine, because these machines are noisy; no test asserts timings.',
+  '',
+  `- Date: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
+  `- Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, ${osType()}`,
+  `- Node: ${process.version}`,
+  `- Commit: ${commit || 'unknown'}`,
+  '',
+].join('\n');
+const body = [
+  cli.ok ? cli.out : `## CLI against node:http\n\nFAILED (see the console output)\n`,
+  '## Sandbox: simple GETs per second (`bench/sandbox.mjs`)',
+  '',
+  'A node:http load generator (16 keep-alive connections) against the built binary serving `proxyctl sandbox`, and against a bare node:http server answering a fixed body. Target: ≥ 2,000 req/s.',
+  '',
+  '```',
+  sandbox.out.trim(),
+  '```',
+  '',
+].join('\n');
+writeFileSync(resultsFile, `${header}\n${body}\n${analysis}`);
+console.log(`wrote ${resultsFile}`);
+process.exitCode = cli.ok && sandbox.ok ? 0 : 1;

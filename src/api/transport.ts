@@ -1,6 +1,6 @@
-// The only module that imports undici. One dispatcher per process: EnvHttpProxyAgent, so
+// The only module that uses undici (through ./undici-parts.ts). One dispatcher per process: EnvHttpProxyAgent, so
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY behave as users behind a corporate proxy expect.
-import { EnvHttpProxyAgent, Pool, request, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from './undici-parts.js';
 import type { Env } from '../io.js';
 import { InterruptedError, NetworkError } from '../errors.js';
 
@@ -206,12 +206,14 @@ export async function send(req: RawRequest, opts: TransportOptions): Promise<Raw
     // Spec §1: every request with a body says it is JSON, whoever built the headers.
     const hasType = Object.keys(req.headers).some((k) => k.toLowerCase() === 'content-type');
     const sent = req.body === undefined || hasType ? req.headers : { ...req.headers, 'content-type': 'application/json' };
-    const res = await request(req.url, {
+    const url = new URL(req.url);
+    const res = await dispatcherFor(opts).request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method: req.method as Dispatcher.HttpMethod,
       headers: sent,
       body: req.body,
       signal: req.signal ? AbortSignal.any([req.signal, deadline]) : deadline,
-      dispatcher: dispatcherFor(opts),
     });
     const body = await res.body.text();
     const headers: Record<string, string> = {};

@@ -1,0 +1,25 @@
+// The parts of undici a request needs, and nothing else. `import 'undici'` loads all of it
+// (fetch, WebSocket, EventSource, mocks, caches, interceptors: ~110 files, ~60 ms and ~9 MiB
+// before the first byte, see bench/RESULTS.md); a command needs the pool, the proxy-aware agent
+// and the promise API. undici 7 has no "exports" map, so these paths are reachable; the
+// module-loading tests (test/e2e/module-loading.test.ts) and every e2e test use them.
+import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import type * as Undici from 'undici';
+
+const require = createRequire(import.meta.url);
+
+// llhttp is WebAssembly, compiled when the first connection opens. V8 compiles it twice: quickly
+// (Liftoff) and then optimised (TurboFan) in the background, which for a process making a few
+// requests costs ~35 MiB of peak memory and ~100 ms of CPU and never pays back (bench/RESULTS.md).
+// This process has no other WebAssembly.
+setFlagsFromString('--liftoff-only');
+
+const Dispatcher = require('undici/lib/dispatcher/dispatcher.js') as typeof Undici.Dispatcher;
+// What undici's index.js does on load: request(), connect(), … on every dispatcher (ProxyAgent
+// calls connect() on its proxy pool). Skipped when the full undici was loaded first.
+if (!Object.hasOwn(Dispatcher.prototype, 'request')) Object.assign(Dispatcher.prototype, require('undici/lib/api/index.js'));
+
+export const Pool = require('undici/lib/dispatcher/pool.js') as typeof Undici.Pool;
+export const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent;
+export type { Dispatcher } from 'undici';

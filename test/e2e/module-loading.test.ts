@@ -1,0 +1,101 @@
+// What a command loads is what it costs to start: these tests record every module the built
+// binary loads (ES modules through a resolve hook, CommonJS through the require cache, see
+// test/fixtures/record-imports.mjs) and name the source files inside each loaded chunk from its
+// source map. `--help`/`--version` must load none of the heavy dependencies nor the config store;
+// a one-request command must load no prompts, tables or spinners it does not use.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createUnit, proxyctl, startKit, tempHome, type Kit, type TempHome } from '../helpers/index.js';
+
+const HOOK = pathToFileURL(fileURLToPath(new URL('../fixtures/record-imports.mjs', import.meta.url))).href;
+
+interface Loaded {
+  exitCode: number | undefined;
+  stdout: string;
+  /** npm packages loaded, by name ('undici', '@inquirer/core', …). */
+  packages: Set<string>;
+  /** Our source files (src/…) inside the loaded dist chunks. */
+  sources: Set<string>;
+}
+
+let runs = 0;
+
+async function loadedBy(args: string[], home: TempHome, env: Record<string, string> = {}): Promise<Loaded> {
+  const record = join(home.dir, `imports-${++runs}.txt`);
+  const r = await proxyctl(args, { home, env: { ...env, NODE_OPTIONS: `--import=${HOOK}`, RECORD_IMPORTS: record } });
+  const urls = [...new Set(readFileSync(record, 'utf8').split('\n').filter(Boolean))];
+  const packages = new Set<string>();
+  const sources = new Set<string>();
+  for (const url of urls) {
+    const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    if (pkg?.[1]) packages.add(pkg[1]);
+    if (/\/dist\/.*\.js$/.test(url) && url.startsWith('file:')) {
+      const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] };
+      for (const s of map.sources) sources.add(s.replace(/^(\.\.\/)+/, ''));
+    }
+  }
+  return { exitCode: r.exitCode, stdout: String(r.stdout), packages, sources };
+}
+
+const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic'];
+const UNUSED_BY_ONE_REQUEST = ['cli-table3', 'ora', 'cli-spinners'];
+
+function prompts(l: Loaded): string[] {
+  return [...l.packages].filter((p) => p.startsWith('@inquirer/'));
+}
+
+describe('--help and --version', () => {
+  const home = tempHome();
+  afterAll(() => home.cleanup());
+
+  for (const args of [['--version'], ['--version', '--json'], ['--help'], ['units', '--help'], ['units', 'list', '--help']]) {
+    it(`proxyctl ${args.join(' ')} loads no HTTP client, prompts, tables, spinners, colours or config store`, async () => {
+      const l = await loadedBy(args, home);
+      expect(l.exitCode).toBe(0);
+      // --version alone is answered before the CLI loads; help needs commander (and the recording works).
+      if (args.length === 1 && args[0] === '--version') expect([...l.packages]).toEqual([]);
+      else expect(l.packages.has('commander')).toBe(true);
+      expect(HEAVY.filter((p) => l.packages.has(p))).toEqual([]);
+      expect(prompts(l)).toEqual([]);
+      // The API's enums name the flags' choices; nothing else of the client or the config store.
+      const unwanted = (s: string) => s.startsWith('src/config/') || (s.startsWith('src/api/') && s !== 'src/api/enums.ts');
+      expect([...l.sources].filter(unwanted)).toEqual([]);
+    });
+  }
+});
+
+describe('a one-request command', () => {
+  let kit: Kit;
+  let unitId: string;
+  beforeAll(async () => {
+    kit = await startKit();
+    unitId = await createUnit(kit.sb);
+  });
+  afterAll(() => kit.close());
+
+  const env = () => ({ PROXYCTL_BASE_URL: kit.sb.baseUrl, PROXYCTL_API_KEY: kit.sb.apiKey });
+
+  for (const args of [
+    ['account', '--json'],
+    ['units', 'list', '--json'],
+    ['units', 'list', '-o', 'conn'],
+    ['units', 'get', '<id>', '--json'],
+  ]) {
+    it(`proxyctl ${args.join(' ')} loads undici but no prompts, tables or spinners`, async () => {
+      const l = await loadedBy(
+        args.map((a) => (a === '<id>' ? unitId : a)),
+        kit.home,
+        env(),
+      );
+      expect(l.exitCode).toBe(0);
+      expect(l.stdout).not.toBe('');
+      expect(l.packages.has('undici')).toBe(true); // the recording sees CommonJS too
+      expect(UNUSED_BY_ONE_REQUEST.filter((p) => l.packages.has(p))).toEqual([]);
+      expect(prompts(l)).toEqual([]);
+      // Reading the API key from the environment writes nothing: no lock, no atomic writer.
+      expect(['proper-lockfile', 'write-file-atomic'].filter((p) => l.packages.has(p))).toEqual([]);
+    });
+  }
+});
