@@ -129,8 +129,9 @@ function exitCodeForStatus(status: number): ExitCodeValue {
   if (status === 404) return ExitCode.notFound;
   if (status === 409) return ExitCode.conflict;
   if (status === 429) return ExitCode.rateLimited;
-  if (status >= 500) return ExitCode.unavailable;
-  return ExitCode.unexpected;
+  // 5xx, and any status the contract does not list (418, 410, a 3xx with the API's envelope…):
+  // the API answered, but not with anything this tool can act on. Not proxyctl's bug (exit 1).
+  return ExitCode.unavailable;
 }
 
 export function exitCodeFor(err: unknown): ExitCodeValue {

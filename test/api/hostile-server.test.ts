@@ -10,6 +10,7 @@ import {
   rawBody,
   type RecordedRequest,
   type ScriptedServer,
+  apiError,
   startScriptedServer,
   tempHome,
   type TempHome,
@@ -217,6 +218,17 @@ describe('a base URL that is not the API', () => {
       `error: unexpected response from the server (HTTP 405, text/html): is this the Reseller Proxy API? (base URL ${server.url})`,
     );
     expect(r.stderr).not.toContain('bug in proxyctl');
+  });
+
+  it("an API error with a status the contract does not list is the API's answer, exit 9, never 'a bug'", async () => {
+    route = (_q, res) => apiError(res, 418, 'teapot', 'the API is brewing');
+    const r = await run(['account']);
+    expect(r.exitCode).toBe(9);
+    expect(r.stderr).toContain('the API is brewing');
+    expect(r.stderr).not.toContain('bug in proxyctl');
+    const j = await run(['account', '--json']);
+    expect(j.exitCode).toBe(9);
+    expect(lastJsonLine(j.stdout + j.stderr).error).toMatchObject({ code: 'teapot', status: 418, requestId: 'req_teapot' });
   });
 
   it('an HTML 200 is the same question, in JSON mode with code not_the_api', async () => {
