@@ -53,6 +53,13 @@ module.exports = {
       },
     },
     {
+      name: 'undici-only-through-parts',
+      severity: 'error',
+      comment: "only src/api/undici-parts.ts imports undici, and only the parts a request needs; importing 'undici' itself loads all of it",
+      from: { pathNot: '^src/api/undici-parts[.]ts$' },
+      to: { path: '(^|/)node_modules/undici/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'an import that resolves to nothing',

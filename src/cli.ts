@@ -88,10 +88,11 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
 const OWNED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
- * SIGINT and SIGTERM are ours alone. Dependencies install their own handlers (when-exit, loaded
- * by conf → atomically, re-raises the signal once its callbacks ran, which counted as a second
- * Ctrl-C and killed a batch mid-way); those are removed as soon as they are added. Their exit
- * hooks (e.g. atomically purging its temp files) still run on 'exit', which every path reaches.
+ * SIGINT and SIGTERM are ours alone. Dependencies install their own handlers (today signal-exit,
+ * loaded by proper-lockfile; earlier when-exit, loaded by conf, re-raised the signal once its
+ * callbacks ran, which counted as a second Ctrl-C and killed a batch mid-way); those are removed as
+ * soon as they are added. Their exit hooks (e.g. releasing a lock) still run on 'exit', which every
+ * path reaches.
  */
 function ownSignals(handler: (signal: NodeJS.Signals) => void): void {
   const owned = (event: string | symbol): event is (typeof OWNED_SIGNALS)[number] =>

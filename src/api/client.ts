@@ -91,8 +91,8 @@ export interface ApiClientOptions {
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 20_000;
 /** Attempts of a read; an attempt that hit --timeout is repeated only once (see README "Timeouts"). */
-export const MAX_ATTEMPTS = 3;
-export const MAX_TIMEOUT_ATTEMPTS = 2;
+const MAX_ATTEMPTS = 3;
+const MAX_TIMEOUT_ATTEMPTS = 2;
 const MAX_429_RETRIES = 5;
 
 export const abortableSleep: Sleep = (ms, signal) =>

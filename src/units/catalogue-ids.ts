@@ -21,7 +21,7 @@ export function normalisePoolIdFlag(raw: string | undefined): string | undefined
 }
 
 /** Edit distance (optimal string alignment): insertions, deletions, changes and swapped neighbours cost 1. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
   for (let i = 1; i <= a.length; i++) {
@@ -45,7 +45,7 @@ const sortedChars = (s: string) => [...s].sort().join('');
  * swapped keys are the likelier typo. Ids more than a third of their length away (at least 1) are
  * not offered.
  */
-export function nearestIds(wanted: string, ids: readonly string[], max = 3): string[] {
+function nearestIds(wanted: string, ids: readonly string[], max = 3): string[] {
   const w = wanted.trim().toUpperCase();
   const limit = Math.max(1, Math.floor(w.length / 3));
   return ids

@@ -3,6 +3,7 @@
 // (never computed: when it cannot be read, only the charge is told).
 import type { ApiClient } from '../api/client.js';
 import * as shapes from '../api/shapes.js';
+import { cents } from './quote.js';
 
 export interface Charge {
   /** USD charged by this run. */
@@ -10,9 +11,6 @@ export interface Charge {
   /** The balance read from GET /account after the run; undefined when it could not be read. */
   balanceUsd: number | undefined;
 }
-
-/** Cents, so the amount is exact for any count. */
-const cents = (n: number) => Math.round(n * 100);
 
 /** The charge for `count` items at `unitPrice`, with the balance read back; undefined when nothing was charged. */
 export async function settleCharge(api: ApiClient, unitPrice: number, count: number): Promise<Charge | undefined> {
@@ -23,9 +21,8 @@ export async function settleCharge(api: ApiClient, unitPrice: number, count: num
 async function balanceNow(api: ApiClient): Promise<number | undefined> {
   try {
     // Not aborted by Ctrl-C: what was charged before it is still worth telling.
-    const account = await api.get<{ balanceUsd: unknown }>('/account', shapes.account, undefined, { signal: null });
-    const n = typeof account.balanceUsd === 'number' ? account.balanceUsd : Number.NaN;
-    return Number.isFinite(n) ? n : undefined;
+    // shapes.account guarantees a finite balanceUsd.
+    return (await api.get<{ balanceUsd: number }>('/account', shapes.account, undefined, { signal: null })).balanceUsd;
   } catch {
     return undefined;
   }

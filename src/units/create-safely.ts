@@ -78,15 +78,9 @@ export async function rememberPurchase(api: ApiClient, baseKey: string, index: n
 }
 
 /**
- * How many of the first `count` items an earlier run with this base key bought within the key
- * window: the server replays them at no charge, so a resumed batch is only quoted for the rest.
- * Unknown (another machine, a cleared cache) counts as not bought, which only asks for more.
+ * The indices among the first `count` that an earlier run with this base key bought within the key
+ * window (a re-run replays them free).
  */
-export async function countBoughtEarlier(api: ApiClient, baseKey: string, count: number): Promise<number> {
-  return (await itemsBoughtEarlier(api, baseKey, count)).size;
-}
-
-/** The indices among the first `count` that an earlier run with this base key bought (see countBoughtEarlier). */
 export async function itemsBoughtEarlier(api: ApiClient, baseKey: string, count: number): Promise<Set<number>> {
   const bought = new Set<number>();
   for (let i = 0; i < count; i++) {

@@ -43,7 +43,7 @@ export interface NotExtendedInput {
 }
 
 /** The error for an `extended` answer other than true, after reading the unit and the balance back. */
-export async function notExtended(api: ApiClient, input: NotExtendedInput): Promise<NotAppliedError> {
+async function notExtended(api: ApiClient, input: NotExtendedInput): Promise<NotAppliedError> {
   const { ref, period, answer, requestId, expiresAtBefore } = input;
   const parts = [`the API answered ${answered(answer, 'extended')} for ${ref}`];
   const found: Record<string, unknown> = { expiresAtBefore: expiresAtBefore ?? null };

@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../errors.js';
 import { money } from '../output/index.js';
 import * as shapes from '../api/shapes.js';
-import { countBoughtEarlier } from './create-safely.js';
+import { itemsBoughtEarlier } from './create-safely.js';
 import type { CreateInput } from './create-input.js';
 import type { Pool } from './types.js';
 import { explainingMiss, poolMiss } from './catalogue-ids.js';
@@ -20,11 +20,11 @@ export interface Quote {
 type Prices = Record<string, number>;
 
 /** Cents, so 0.1 + 0.2 never decides whether a purchase is affordable. */
-const cents = (n: number) => Math.round(n * 100);
+export const cents = (n: number) => Math.round(n * 100);
 
 export async function quote(api: ApiClient, unitPrice: number, count: number): Promise<Quote> {
-  const account = await api.get<{ balanceUsd: number }>('/account', shapes.account);
-  const balanceUsd = Number(account.balanceUsd);
+  // shapes.account guarantees a finite balanceUsd.
+  const { balanceUsd } = await api.get<{ balanceUsd: number }>('/account', shapes.account);
   const total = cents(unitPrice) * count;
   return { unitPrice, count, total: total / 100, balanceUsd, balanceAfter: (cents(balanceUsd) - total) / 100 };
 }
@@ -74,6 +74,8 @@ export async function availablePool(api: ApiClient, poolId: string): Promise<Poo
 export interface PurchasePlan {
   /** Items an earlier run with the same idempotency key bought: replayed free, not quoted. */
   earlier: number;
+  /** Which items those are (indices of the batch), read once from the purchase records. */
+  replayed: Set<number>;
   toBuy: number;
   quote: Quote;
 }
@@ -83,9 +85,10 @@ export interface PurchasePlan {
  * available, at its price for the period, against the balance.
  */
 export async function planPurchase(api: ApiClient, input: CreateInput): Promise<PurchasePlan> {
-  const earlier = input.baseKey ? await countBoughtEarlier(api, input.baseKey, input.count) : 0;
+  const replayed = input.baseKey ? await itemsBoughtEarlier(api, input.baseKey, input.count) : new Set<number>();
+  const earlier = replayed.size;
   const toBuy = input.count - earlier;
   const pool = await availablePool(api, input.body.poolId);
   const q = await quote(api, priceFor(pool.prices, input.body.period, `pool ${input.body.poolId}`), toBuy);
-  return { earlier, toBuy, quote: q };
+  return { earlier, replayed, toBuy, quote: q };
 }

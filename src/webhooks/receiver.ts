@@ -93,7 +93,7 @@ function relayHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-export async function forwardDelivery(
+async function forwardDelivery(
   url: string,
   body: Buffer,
   headers: Record<string, string>,

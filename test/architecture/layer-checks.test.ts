@@ -56,6 +56,12 @@ describe('dependency-cruiser layer rules', () => {
     expect(r.stdout).toMatch(/error lower-imports-upward: src\/api\/shapes\.ts → src\/context\/index\.ts/);
   });
 
+  it('fail on undici imported anywhere but src/api/undici-parts.ts', async () => {
+    const r = await cruise(copyOfSrc({ 'src/api/shapes.ts': "import 'undici';\nexport {};" }));
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/error undici-only-through-parts: src\/api\/shapes\.ts → \S*node_modules\/undici\//);
+  });
+
   it('fail on a units module importing a command, and on a leaf importing the output layer', async () => {
     const r = await cruise(
       copyOfSrc({

@@ -42,7 +42,9 @@ describe('authentication (§5)', () => {
   });
 
   it('every operation answers 401 without a key and 403 with the disabled key', async () => {
-    for (const r of apiRoutes(false)) {
+    const routes = apiRoutes(false);
+    expect(routes.length).toBeGreaterThan(10);
+    for (const r of routes) {
       const path = r.path.replace('{proxyRef}', 'PRX-1').replace('{poolId}', 'US-11');
       const none = await call(sb, r.method, path, { key: null, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
       expect(none.status, `${r.method} ${path}`).toBe(401);
@@ -135,7 +137,9 @@ describe('errors and routing (§7)', () => {
 
   it('every path refuses the methods it does not serve with 405 and an exact Allow', async () => {
     const byPath = new Map<string, string[]>();
-    for (const r of apiRoutes(false)) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r.method]);
+    const routes = apiRoutes(false);
+    expect(routes.length).toBeGreaterThan(10);
+    for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r.method]);
     for (const [p, methods] of byPath) {
       const path = p.replace('{proxyRef}', 'PRX-1').replace('{poolId}', 'US-11');
       for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((x) => !methods.includes(x))) {

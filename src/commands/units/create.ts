@@ -8,7 +8,7 @@ import { assertFormats, printObject } from '../../output/index.js';
 import { printCharge, printKeep, progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
-import { createSafely, itemsBoughtEarlier, rememberPurchase } from '../../units/create-safely.js';
+import { createSafely, rememberPurchase } from '../../units/create-safely.js';
 import { isComplete, parseCreateFlags, type CreateInput } from '../../units/create-input.js';
 import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
@@ -22,7 +22,7 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
   // rest has to be affordable.
   plan ??= await planPurchase(api, opts);
-  const { earlier, toBuy, quote: q } = plan;
+  const { earlier, replayed, toBuy, quote: q } = plan;
   if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
   const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
   if (opts.dryRun) {
@@ -48,8 +48,6 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
       `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
     );
 
-  // Items an earlier run bought are replayed free: they are not part of this run's charge.
-  const replayed = opts.baseKey ? await itemsBoughtEarlier(api, opts.baseKey, opts.count) : new Set<number>();
   const keys: string[] = [];
   const indices = Array.from({ length: opts.count }, (_, i) => i);
   const breaker = new UpstreamBreaker();

@@ -22,6 +22,8 @@ export interface ExtendOptions {
   dryRun: boolean;
   /** The prompted flow: shown the price and asked before anything is charged. */
   confirm?: Prompter['confirm'] | undefined;
+  /** The price list the prompt already read, so it is not fetched twice. */
+  prices?: Record<string, number> | undefined;
 }
 
 const view = {
@@ -34,7 +36,7 @@ const view = {
 
 export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const { prices } = await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices);
+  const prices = opts.prices ?? (await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices)).prices;
   const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
   const what = `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
@@ -81,6 +83,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const { prices } = await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices);
   const which = refs.length > 3 ? `${refs.length} units` : refs.join(', ');
   const period = await select({ message: escapeControl(`Extend ${which} by`), choices: periodChoices(prices, refs.length > 1) });
-  await run({ refs, period, dryRun, confirm }, ctx);
+  await run({ refs, period, dryRun, confirm, prices }, ctx);
   return finished(ctx);
 }
