@@ -11,6 +11,7 @@
 // - webhook-sink.ts    a recording webhook receiver on the scripted server: startWebhookSink(), signature()
 // - listen-process.ts  `proxyctl webhook listen` as a process: spawnListen()
 // - config-file.ts     the config file on disk, logins through stdin, a process holding the config lock
+// - fleet.ts         units with chosen pools, expiries, protocols and descriptions put into a kit's sandbox: seedFleet()
 // - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless)
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
@@ -26,3 +27,4 @@ export * from './scripted-server.js';
 export * from './streams.js';
 export * from './terminal.js';
 export * from './webhook-sink.js';
+export * from './fleet.js';

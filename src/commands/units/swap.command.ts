@@ -1,12 +1,13 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { askedIfMissing, pool } from '../options.js';
+import { askedIfMissing, connFormat, pool } from '../options.js';
 
 const command = () =>
   new Command('swap')
     .description('move a unit to another pool, keeping its remaining time (free)')
     .argument('<ref>', 'unit reference')
-    .addOption(askedIfMissing(pool('the new pool')));
+    .addOption(askedIfMissing(pool('the new pool')))
+    .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -4,6 +4,7 @@ import type { Input } from './swap.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, escapeControl, type View } from '../../output/index.js';
+import { connFormatFor } from '../../output/conn.js';
 import type { Pool, Unit } from '../../units/types.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
@@ -52,9 +53,10 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
+  const conn = connFormatFor(ctx, flags.connFormat);
   const ref = parseRef(raw);
   const pool = flags.pool === undefined ? await askPool(ref, ctx) : normalisePoolId(flags.pool);
   if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
   const unit = await run(ref, pool, ctx);
-  return show(unit, viewOf(unit));
+  return show(unit, { ...viewOf(unit), ...(conn ? { conn } : {}) });
 }
