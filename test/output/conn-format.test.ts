@@ -131,7 +131,7 @@ describe('--conn-format on get, create, swap and change-protocol', () => {
 
 describe('--conn-format refused before any request', () => {
   it('an unknown placeholder or preset, an unmatched brace, or another -o is exit 2', async () => {
-    // A base URL nothing listens on: any request would be a network error (exit 7), not exit 2.
+    // A base URL nothing listens on: any request would fail to connect (exit 9), not exit 2.
     const home = tempHome();
     const env = { PROXYCTL_BASE_URL: 'http://127.0.0.1:9', PROXYCTL_API_KEY: 'sk_test_0000000000000000' };
     try {

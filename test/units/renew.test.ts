@@ -107,7 +107,7 @@ describe('units extend --expiring-within', () => {
   });
 
   it('without a terminal it needs --yes: exit 2 before any request', async () => {
-    // A base URL nothing listens on: any request would be a network error (exit 7), not exit 2.
+    // A base URL nothing listens on: any request would fail to connect (exit 9), not exit 2.
     const home = tempHome();
     try {
       const env = { PROXYCTL_BASE_URL: 'http://127.0.0.1:9', PROXYCTL_API_KEY: 'sk_test_0000000000000000' };
