@@ -5,7 +5,7 @@ import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, escapeControl, money, printObject } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
-import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { printOutcomes, runBulk, settleBulk, UpstreamBreaker } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
 import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, priceFor, quote } from '../../units/quote.js';
@@ -15,7 +15,7 @@ import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/
 import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
 import { askForMissing, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, NetworkError, UsageError } from '../../errors.js';
 
 export interface ExtendOptions {
   refs: string[];
@@ -33,6 +33,8 @@ export interface ExtendOptions {
   what?: string | undefined;
   /** A selection: the results are always a list, even of one unit. */
   list?: boolean | undefined;
+  /** Each unit's pool, when known: a pool failing upstream stops its remaining units (see poolStop). */
+  pools?: ReadonlyMap<string, string> | undefined;
 }
 
 const view = {
@@ -62,18 +64,54 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
     printQuote(ctx, q, what);
     await opts.confirm({ message: `Extend for ${money(q.total)}?`, default: true }, 'nothing extended: the extension was not confirmed');
   } else if (opts.what) ctx.notice(describeQuote(q, what));
+  const stop = poolStop(opts.pools);
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
-    extendSafely(api, {
-      ref,
-      period: opts.period,
-      expiresAtBefore: opts.before?.get(ref),
-      balanceBefore: q.balanceUsd,
-      concurrent: opts.refs.length > 1,
-    }),
+    stop(ref, () =>
+      extendSafely(api, {
+        ref,
+        period: opts.period,
+        expiresAtBefore: opts.before?.get(ref),
+        balanceBefore: q.balanceUsd,
+        concurrent: opts.refs.length > 1,
+      }),
+    ),
   );
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
   settleBulk(ctx, report, 'extended');
+}
+
+/**
+ * As `units create` stops on a failing pool: per pool (when each unit's pool is known), after 3
+ * extensions in a row failed with a refunded 503, the pool's remaining units are not tried; each
+ * fails at once, nothing charged, and the other pools go on.
+ */
+function poolStop(pools: ReadonlyMap<string, string> | undefined) {
+  const breakers = new Map<string, UpstreamBreaker>();
+  return async (ref: string, extend: () => Promise<ExtendResult>): Promise<ExtendResult> => {
+    const pool = pools?.get(ref);
+    if (pool === undefined) return extend();
+    const breaker = breakers.get(pool) ?? new UpstreamBreaker();
+    breakers.set(pool, breaker);
+    if (breaker.signal.aborted)
+      throw new ApiError(
+        {
+          status: 503,
+          code: 'pool_failing_upstream',
+          message: `${ref} was not tried: pool ${pool} is failing upstream (${breaker.refunded} refunded 503s); nothing charged`,
+        },
+        'extend it later, or swap it to another pool first (proxyctl units swap)',
+      );
+    try {
+      const done = await extend();
+      breaker.record(true);
+      return done;
+    } catch (err) {
+      // extendSafely reports a refunded 503 as "not extended", with the API's answer as its cause.
+      breaker.record(false, err instanceof NetworkError && err.cause instanceof ApiError ? err.cause : err);
+      throw err;
+    }
+  };
 }
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<number> {

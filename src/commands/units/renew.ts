@@ -42,6 +42,16 @@ function describeSelection(count: number, hours: number, poolId: string | undefi
   return `${units} expiring within ${hours} h${pool}${tag}`;
 }
 
+/** ref → a text field of the listed unit, where it has one. */
+function byRef(units: ReadonlyMap<string, Unit>, pick: (u: Unit) => unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [ref, u] of units) {
+    const v = pick(u);
+    if (typeof v === 'string') out.set(ref, v);
+  }
+  return out;
+}
+
 /** "PRX-1, PRX-2, PRX-3 and 7 more" */
 function someRefs(refs: string[]): string {
   return refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
@@ -96,7 +106,6 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
     return undefined;
   }
   const refs = [...units.keys()];
-  const before = new Map(refs.flatMap((r) => (typeof units.get(r)?.expiresAt === 'string' ? [[r, units.get(r)!.expiresAt!]] : [])));
   let prices: Record<string, number> | undefined;
   if (period === undefined) {
     prices = (await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices)).prices;
@@ -112,8 +121,9 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
     confirm: ask?.confirm,
     prices,
     maxSpend,
-    before: before as Map<string, string>,
+    before: byRef(units, (u) => u.expiresAt),
     what: `extending ${selection} (${someRefs(refs)}) by ${period}`,
     list: true,
+    pools: byRef(units, (u) => u.poolId),
   };
 }
