@@ -55,3 +55,13 @@ it('without --period the period is chosen from the prices, then confirmed', { ti
   expect(r.exitCode, t.screen()).toBe(0);
   expect(cents(100 - (await kit.state()).balanceUsd)).toBe(2 * cents(prices['12h']!));
 });
+
+it('Ctrl-C at the confirmation is exit 130 and extends nothing', { timeout: 120_000 }, async () => {
+  const { kit } = await setup();
+  const t = inTerminal(kitEnv(kit), ['units', 'extend', '--expiring-within', '24', '--period', '24h'], { columns: 100, rows: 30 });
+  const r = await answerPrompts(t, [['Extend for', KEY.ctrlC]]);
+  expect(r.exitCode, t.screen()).toBe(130);
+  expect(t.screen()).toContain('cancelled; nothing was extended');
+  expect(await extended(kit)).toEqual([]);
+  expect((await kit.state()).balanceUsd).toBe(100);
+});

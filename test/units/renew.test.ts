@@ -86,6 +86,10 @@ describe('units extend --expiring-within', () => {
     expect(r.stderr).toContain(`more than --max-spend ${max.toFixed(2)} USD; nothing was charged`);
     expect(await gained(kit, expiries)).toEqual(only(refs, []));
     expect((await kit.state()).balanceUsd).toBe(1000);
+    // Named units are held to --max-spend too.
+    const named = await kit.run(['units', 'extend', refs[2]!, '--period', '7d', '--max-spend', '0.01']);
+    expect(named.exitCode).toBe(2);
+    expect(await gained(kit, expiries)).toEqual(only(refs, []));
 
     const enough = await kit.run([...RENEW_24H, '--max-spend', ((3 * cents(price)) / 100).toFixed(2), '--yes']);
     expect(enough.exitCode).toBe(0);
