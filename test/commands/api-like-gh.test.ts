@@ -161,16 +161,16 @@ describe('proxyctl api: what the server receives', () => {
     ]);
   });
 
-  it('-i prints the status line and the response headers (escaped) before the body', async () => {
+  it('-i prints the status line and the response headers (escaped, an echoed key redacted) before the body', async () => {
     await serve((_q, res) => {
       // Written raw: node's own writer refuses control bytes in a header, a hostile server does not.
-      const head = 'HTTP/1.1 201 Created\r\ncontent-type: application/json\r\nx-request-id: req_i\r\nx-note: a\x9b2Jb\r\n';
+      const head = `HTTP/1.1 201 Created\r\ncontent-type: application/json\r\nx-request-id: req_i\r\nx-note: a\x9b2Jb\r\nx-echo: key=${KEY}\r\n`;
       res.socket!.end(Buffer.from(`${head}content-length: 11\r\nconnection: close\r\n\r\n{"ok":true}`, 'latin1'));
     });
     const r = await cli(['api', '-i', '-X', 'POST', '/units']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toBe(
-      'HTTP/1.1 201 Created\ncontent-type: application/json\nx-request-id: req_i\nx-note: a\\x9b2Jb\ncontent-length: 11\nconnection: close\n\n{\n  "ok": true\n}\n',
+      'HTTP/1.1 201 Created\ncontent-type: application/json\nx-request-id: req_i\nx-note: a\\x9b2Jb\nx-echo: key=[REDACTED]\ncontent-length: 11\nconnection: close\n\n{\n  "ok": true\n}\n',
     );
   });
 
