@@ -64,3 +64,9 @@ export function proxyctl(args: string[], opts: Options & { home: TempHome; env?:
     extendEnv: true,
   } as Options) as ResultPromise;
 }
+
+/** A finished run as plain text: `await ran(proxyctl([...], { home }))`. */
+export async function ran(p: ResultPromise): Promise<{ code: number; out: string; err: string }> {
+  const r = await p;
+  return { code: r.exitCode ?? -1, out: String(r.stdout), err: String(r.stderr) };
+}

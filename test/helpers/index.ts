@@ -1,6 +1,6 @@
 // The one entry point for test helpers: `import { … } from '../helpers/index.js'`.
 //
-// - cli.ts             the built binary: proxyctl(args, { home }), tempHome(), cleanEnv(), BIN
+// - cli.ts             the built binary: proxyctl(args, { home }), ran() (its output as text), tempHome(), cleanEnv(), BIN
 // - in-process.ts      main() in-process: runMain(), fakeIO()
 // - streams.ts         a spawned process's output: jsonLines(), firstLine(), outputUntil()
 // - sandbox.ts         the sandbox in-process over plain fetch: startFastSandbox(), call(), buy(), createUnit(), trigger()
