@@ -143,6 +143,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof PartialFailureError) return ExitCode.partialFailure;
   if (err instanceof SignatureError) return ExitCode.signatureInvalid;
   if (err instanceof NotAppliedError) return ExitCode.unavailable;
+  if (err instanceof NotFoundError) return ExitCode.notFound;
   return ExitCode.unexpected;
 }
 
@@ -225,3 +226,6 @@ export function notAppliedObject(err: NotAppliedError): Record<string, unknown> 
     ...(err.hint ? { hint: err.hint } : {}),
   };
 }
+
+/** Something the command needs does not exist on the server, found out client-side (not a 404). Exit 5. */
+export class NotFoundError extends CliError {}
