@@ -9,6 +9,7 @@ import { account, me } from './me/index.js';
 import pools from './pools/index.js';
 import profiles from './profiles/index.js';
 import sandbox from './sandbox/index.js';
+import status from './status/status.command.js';
 import units from './units/index.js';
 import webhook from './webhook/index.js';
 
@@ -17,6 +18,7 @@ export const commands: readonly AnyDefinition[] = [
   profiles,
   me,
   account,
+  status,
   ...catalogue,
   pools,
   units,
