@@ -143,6 +143,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof PartialFailureError) return ExitCode.partialFailure;
   if (err instanceof SignatureError) return ExitCode.signatureInvalid;
   if (err instanceof NotAppliedError) return ExitCode.unavailable;
+  if (err instanceof NotFoundError) return ExitCode.notFound;
   return ExitCode.unexpected;
 }
 
@@ -245,3 +246,6 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   11: 'webhook signature invalid',
   130: 'interrupted (Ctrl-C); `webhook listen` and `webhook log --follow`, which run until Ctrl-C, exit 0',
 };
+
+/** Something the command needs does not exist on the server, found out client-side (not a 404). Exit 5. */
+export class NotFoundError extends CliError {}
