@@ -237,7 +237,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   2: 'usage or validation error, refused or impossible confirmation',
   3: 'authentication: key missing or invalid (401)',
   4: 'permission: reseller mode disabled (403)',
-  5: 'not found (404)',
+  5: 'not found (404), or no other available pool for `units swap --same-country`',
   6: 'insufficient balance (402)',
   7: 'rate limited after the retries allowed (429)',
   8: 'conflict (409)',
