@@ -99,8 +99,9 @@ describe("the SDK, installed as a dependency (import … from 'proxyctl')", () =
   });
   afterAll(() => kit?.close());
 
-  const example = (args: string[]) =>
-    execa(NODE, [join(app, 'create-units.mjs'), ...args], {
+  const example = (args: string[]) => inApp([join(app, 'create-units.mjs'), ...args]);
+  const inApp = (args: string[]) =>
+    execa(NODE, args, {
       cwd: app,
       env: cleanEnv({ PROXYCTL_BASE_URL: kit.sb.baseUrl, PROXYCTL_API_KEY: kit.sb.apiKey }),
       extendEnv: true,
@@ -140,6 +141,52 @@ describe("the SDK, installed as a dependency (import … from 'proxyctl')", () =
       const again = await kit.state();
       expect(again.units).toHaveLength(after.units.length);
       expect(again.balanceUsd).toBe(after.balanceUsd);
+    },
+    SLOW,
+  );
+
+  it(
+    'lost answers (the purchase committed, the socket dropped) are retried under the same key: each unit bought once',
+    async () => {
+      const [pool] = await pickPools(kit);
+      const price = pool!.prices['7d']!;
+      const before = await kit.state();
+      await kit.control('/faults', { dropAfterCommit: { op: 'create', count: 2 } });
+      const r = await example([pool!.poolId, '7d', '3']);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.units).toHaveLength(3);
+      expect(cents(out.spentUsd)).toBe(cents(3 * price));
+      const after = await kit.state();
+      expect(after.units).toHaveLength(before.units.length + 3);
+      expect(cents(after.balanceUsd)).toBe(cents(before.balanceUsd - 3 * price));
+    },
+    SLOW,
+  );
+
+  it(
+    'extendUnitSafely settles a lost extend answer by reading the unit back: extended once, charged once',
+    async () => {
+      const [pool] = await pickPools(kit);
+      const bought = JSON.parse((await example([pool!.poolId, '7d', '1'])).stdout).units[0] as string;
+      const before = await kit.state();
+      const unitBefore = before.units.find((u) => u.proxyRef === bought)!;
+      await kit.control('/faults', { dropAfterCommit: { op: 'extend', count: 1 } });
+      const r = await inApp([
+        '--input-type=module',
+        '-e',
+        `import { extendUnitSafely, ResellerClient } from 'proxyctl';
+const client = new ResellerClient({ baseUrl: process.env.PROXYCTL_BASE_URL, apiKey: process.env.PROXYCTL_API_KEY });
+console.log(JSON.stringify(await extendUnitSafely(client, { ref: ${JSON.stringify(bought)}, period: '7d' })));`,
+      ]);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      const after = await kit.state();
+      const unitAfter = after.units.find((u) => u.proxyRef === bought)!;
+      expect(JSON.parse(r.stdout)).toEqual({ proxyRef: bought, expiresAt: unitAfter.expiresAt, extended: true });
+      expect(Date.parse(unitAfter.expiresAt)).toBeGreaterThan(Date.parse(unitBefore.expiresAt));
+      expect(cents(after.balanceUsd)).toBe(cents(before.balanceUsd - pool!.prices['7d']!));
     },
     SLOW,
   );
