@@ -43,7 +43,7 @@ export interface BulkOptions<T> {
 }
 
 export async function runBulk<T, R>(
-  ctx: Context,
+  ctx: Pick<Context, 'signal'>,
   items: readonly T[],
   opts: BulkOptions<T>,
   worker: (item: T, index: number) => Promise<R>,

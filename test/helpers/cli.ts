@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/proxyctl.js', import.meta.url));
+/** The Node that runs the spawned binary: `node` on PATH, or PROXYCTL_TEST_NODE (scripts/test-node-versions.mjs). */
+export const NODE = process.env.PROXYCTL_TEST_NODE || 'node';
 
 export interface TempHome {
   dir: string;
@@ -55,7 +57,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 
 export function proxyctl(args: string[], opts: Options & { home: TempHome; env?: Record<string, string | undefined> }): ResultPromise {
   const { home, env, ...rest } = opts;
-  return execa('node', [BIN, ...args], {
+  return execa(NODE, [BIN, ...args], {
     reject: false,
     stdin: 'ignore',
     timeout: 60_000,

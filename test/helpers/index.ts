@@ -13,6 +13,7 @@
 // - config-file.ts     the config file on disk, logins through stdin, a process holding the config lock
 // - fleet.ts         units with chosen pools, expiries, protocols and descriptions put into a kit's sandbox: seedFleet()
 // - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless)
+// - package.ts         the package as users get it: packClean() (npm pack from a clean copy), installGlobally(), installInProject()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
 export * from './cli.js';
@@ -28,3 +29,4 @@ export * from './streams.js';
 export * from './terminal.js';
 export * from './webhook-sink.js';
 export * from './fleet.js';
+export * from './package.js';
