@@ -4,6 +4,7 @@ import type { AnyDefinition } from './action.js';
 import { raw } from './api/index.js';
 import { catalogue } from './catalogue/index.js';
 import completion from './completion/print.command.js';
+import config from './config/index.js';
 import { session } from './login/index.js';
 import { account, me } from './me/index.js';
 import pools from './pools/index.js';
@@ -15,6 +16,7 @@ import webhook from './webhook/index.js';
 export const commands: readonly AnyDefinition[] = [
   ...session,
   profiles,
+  config,
   me,
   account,
   ...catalogue,
