@@ -121,6 +121,11 @@ const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNRE
 /** A TCP connection to the proxy, then the SOCKS5 handshake; the client gets the tunnel. */
 async function socksDispatcher(proxy: ProxyEndpoint, target: URL, signal: AbortSignal): Promise<Dispatcher> {
   const tcp = await openTcp(proxy.host, proxy.port, signal);
+  // The socks client keeps only an error's message; the code says whether the proxy hung up.
+  let tcpError: string | undefined;
+  tcp.on('error', (err) => {
+    tcpError ??= errCode(err);
+  });
   let tunnel: Socket;
   try {
     const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
@@ -145,7 +150,7 @@ async function socksDispatcher(proxy: ProxyEndpoint, target: URL, signal: AbortS
   } catch (err) {
     tcp.destroy();
     if (signal.aborted) throw err;
-    throw fromSocksError(err);
+    throw fromSocksError(err, tcpError);
   }
   const socket = target.protocol === 'https:' ? tlsConnect({ socket: tunnel, servername: target.hostname }) : tunnel;
   let handedOut = false;
@@ -213,7 +218,7 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal, cleanup: () => void): 
 }
 
 /** The socks client's messages (its ERRORS table) to our codes. */
-function fromSocksError(err: unknown): ProbeError {
+function fromSocksError(err: unknown, tcpError: string | undefined): ProbeError {
   const msg = err instanceof Error ? err.message : String(err);
   const make = (code: ProbeCode, text: string, notSocks = false) => new ProbeError(code, text, { notSocks, cause: err });
   if (msg.startsWith('Socks5 Authentication failed')) return make('auth_failed', 'the proxy refused the username and password');
@@ -227,7 +232,7 @@ function fromSocksError(err: unknown): ProbeError {
       return make('target_unreachable', `the proxy could not reach the target (${why})`);
     return make('proxy_error', `the proxy refused the request (${why || 'SOCKS5 failure'})`);
   }
-  if (REFUSED.has(errCode(err) ?? '')) return make('refused', `connection failed: ${msg}`);
+  if (REFUSED.has(tcpError ?? errCode(err) ?? '')) return make('refused', `the proxy dropped the connection: ${msg}`);
   return make('bad_response', `the SOCKS5 handshake failed: ${msg}`);
 }
 
