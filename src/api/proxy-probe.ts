@@ -83,7 +83,7 @@ export async function probe(proxy: ProxyEndpoint, target: URL, opts: ProbeOption
     if (err instanceof ProbeError) throw err;
     // Through SOCKS5 the tunnel was open before the request; through an HTTP proxy, once CONNECT got 200.
     const tunnelled = dispatcher instanceof TunnelAgent ? dispatcher.connectStatus : dispatcher ? 200 : undefined;
-    throw fromHttpError(err, tunnelled);
+    throw fromHttpError(err, tunnelled, proxy.protocol === 'http_noauth');
   } finally {
     void dispatcher?.destroy().catch(() => undefined);
   }
@@ -227,7 +227,8 @@ function fromSocksError(err: unknown, tcpError: string | undefined): ProbeError 
   if (msg.startsWith('Received invalid Socks5 initial handshake')) return make('bad_response', 'the proxy does not speak SOCKS5', true);
   if (msg.startsWith('Socks5 proxy rejected connection')) {
     const why = msg.split(' - ')[1] ?? '';
-    if (why === 'NotAllowed') return make('ip_not_allowed', 'the proxy does not allow this connection (SOCKS5 reply "not allowed")');
+    // "Not allowed by the ruleset" names no cause: the source, or (the sandbox's case) the destination.
+    if (why === 'NotAllowed') return make('proxy_error', 'the proxy does not allow this connection (SOCKS5 reply "not allowed")');
     if (['NetworkUnreachable', 'HostUnreachable', 'ConnectionRefused', 'TTLExpired'].includes(why))
       return make('target_unreachable', `the proxy could not reach the target (${why})`);
     return make('proxy_error', `the proxy refused the request (${why || 'SOCKS5 failure'})`);
@@ -291,14 +292,15 @@ function httpProxyAgent(proxy: ProxyEndpoint, timeoutMs: number): TunnelAgent {
   return agent;
 }
 
-function fromHttpError(err: unknown, connectStatus: number | undefined): ProbeError {
+function fromHttpError(err: unknown, connectStatus: number | undefined, noAuth: boolean): ProbeError {
   const msg = err instanceof Error ? err.message : String(err);
   const make = (code: ProbeCode, text: string) => new ProbeError(code, text, { cause: err });
   const said = /Proxy response \((\d{3})\)/.exec(msg);
   const status = connectStatus ?? (said ? Number(said[1]) : undefined);
   if (status !== undefined && status !== 200) {
     if (status === 407) return make('auth_failed', 'the proxy refused the username and password (HTTP 407)');
-    if (status === 403) return make('ip_not_allowed', 'the proxy refused this source address (HTTP 403)');
+    // Without credentials the source address is all a proxy judges; with them a 403 is about the request.
+    if (status === 403 && noAuth) return make('ip_not_allowed', 'the proxy refused this source address (HTTP 403)');
     if (status === 502 || status === 503 || status === 504)
       return make('target_unreachable', `the proxy could not reach the target (HTTP ${status})`);
     return make('proxy_error', `the proxy refused the tunnel (HTTP ${status})`);
