@@ -37,16 +37,22 @@ export interface ProbeAnswer {
   contentType: string | undefined;
 }
 
+/**
+ * How a SOCKS5 greeting went wrong in a way an HTTP proxy would also cause: it answered, but not
+ * in SOCKS5 (`answered`), or hung up without a byte (`closed`, as an HTTP proxy does with a
+ * request line it cannot read). Either is worth asking again as HTTP when the protocol is unknown.
+ */
+export type NotSocks = 'answered' | 'closed';
+
 export class ProbeError extends Error {
-  /** The proxy answered, but not in SOCKS5: worth trying it as an HTTP proxy when the protocol is unknown. */
-  readonly notSocks: boolean;
+  readonly notSocks: NotSocks | undefined;
   constructor(
     readonly code: ProbeCode,
     message: string,
-    opts: { notSocks?: boolean; cause?: unknown } = {},
+    opts: { notSocks?: NotSocks; cause?: unknown } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.notSocks = opts.notSocks ?? false;
+    this.notSocks = opts.notSocks;
   }
 }
 
@@ -220,11 +226,13 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal, cleanup: () => void): 
 /** The socks client's messages (its ERRORS table) to our codes. */
 function fromSocksError(err: unknown, tcpError: string | undefined): ProbeError {
   const msg = err instanceof Error ? err.message : String(err);
-  const make = (code: ProbeCode, text: string, notSocks = false) => new ProbeError(code, text, { notSocks, cause: err });
+  const make = (code: ProbeCode, text: string, notSocks?: NotSocks) =>
+    new ProbeError(code, text, { ...(notSocks ? { notSocks } : {}), cause: err });
   if (msg.startsWith('Socks5 Authentication failed')) return make('auth_failed', 'the proxy refused the username and password');
   if (msg.includes('no accepted authentication type')) return make('auth_failed', 'the proxy accepts none of the offered ways to log in');
-  if (msg.startsWith('Socket closed')) return make('refused', 'the proxy closed the connection during the SOCKS5 handshake');
-  if (msg.startsWith('Received invalid Socks5 initial handshake')) return make('bad_response', 'the proxy does not speak SOCKS5', true);
+  if (msg.startsWith('Socket closed')) return make('refused', 'the proxy closed the connection during the SOCKS5 handshake', 'closed');
+  if (msg.startsWith('Received invalid Socks5 initial handshake'))
+    return make('bad_response', 'the proxy does not speak SOCKS5', 'answered');
   if (msg.startsWith('Socks5 proxy rejected connection')) {
     const why = msg.split(' - ')[1] ?? '';
     // "Not allowed by the ruleset" names no cause: the source, or (the sandbox's case) the destination.
@@ -233,7 +241,7 @@ function fromSocksError(err: unknown, tcpError: string | undefined): ProbeError 
       return make('target_unreachable', `the proxy could not reach the target (${why})`);
     return make('proxy_error', `the proxy refused the request (${why || 'SOCKS5 failure'})`);
   }
-  if (REFUSED.has(tcpError ?? errCode(err) ?? '')) return make('refused', `the proxy dropped the connection: ${msg}`);
+  if (REFUSED.has(tcpError ?? errCode(err) ?? '')) return make('refused', `the proxy dropped the connection: ${msg}`, 'closed');
   return make('bad_response', `the SOCKS5 handshake failed: ${msg}`);
 }
 

@@ -3,7 +3,7 @@
 // every failure has a stable code (README "Checking units"). The exit address is what the target
 // says it saw (`sourceAddress`, as the sandbox's echo answers); other targets leave it null.
 import { InterruptedError } from '../errors.js';
-import { probe, ProbeError, type ProbeCode, type ProxyEndpoint, type ProxyProtocol } from '../api/proxy-probe.js';
+import { probe, ProbeError, type NotSocks, type ProbeCode, type ProxyEndpoint, type ProxyProtocol } from '../api/proxy-probe.js';
 import type { Unit } from './types.js';
 import type { ConnLine } from './conn-lines.js';
 
@@ -101,6 +101,7 @@ export async function checkCandidate(c: Candidate, opts: CheckOptions): Promise<
   }
   const tries: ProxyProtocol[] = c.protocol ? [c.protocol] : ['socks5', 'http'];
   let result = base(c);
+  let notSocks: NotSocks | undefined;
   for (const protocol of tries) {
     const endpoint: ProxyEndpoint = { protocol, host: c.host, port: c.port, username: c.username, password: c.password };
     result = { ...base(c), protocol };
@@ -124,13 +125,16 @@ export async function checkCandidate(c: Candidate, opts: CheckOptions): Promise<
       if (opts.signal.aborted) throw new InterruptedError();
       if (!(err instanceof ProbeError)) throw err;
       result = { ...result, error: err.code, message: err.message };
-      // Only a proxy that answered, but not in SOCKS5, is worth asking again as an HTTP proxy.
+      // Only a proxy that answered (or hung up) not in SOCKS5 is worth asking again as an HTTP proxy.
+      if (protocol === 'socks5') notSocks = err.notSocks;
       if (!err.notSocks) break;
     }
   }
   if (!c.protocol && result.error === 'refused') {
-    // Refused outright, its protocol is still unknown; refused after a non-SOCKS answer, it speaks neither.
-    if (result.protocol === 'http') result = { ...result, error: 'bad_response', message: 'the proxy answers neither SOCKS5 nor HTTP' };
+    // Hung up on both: its protocol is still unknown. Answered SOCKS5 with something else and hung up on HTTP: neither.
+    if (notSocks === 'answered' && result.protocol === 'http') {
+      result = { ...result, error: 'bad_response', message: 'the proxy answers neither SOCKS5 nor HTTP' };
+    }
     result.protocol = null;
   }
   return result;
