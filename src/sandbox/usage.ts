@@ -14,10 +14,27 @@ function dayShare(ref: string, day: number): number {
   return 0.2 + 0.6 * hashUnit(`${ref}/${day}`);
 }
 
-export function usageRecord(u: UnitRecord, nowMs: number): Record<string, unknown> {
+const MB = 1024 * 1024;
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The usage of a unit whose proxy is real: the bytes it carried, to the kilobyte. */
+function carriedUsage(u: UnitRecord, now: number, base: Record<string, unknown>): Record<string, unknown> {
+  const t = u.traffic;
+  const total = round3((t?.totalBytes ?? 0) / MB);
+  const quota = QUOTA_MB[u.period];
+  if (quota !== undefined)
+    return { ...base, mode: 'pool', quotaMb: quota, usedMb: total, remainingMb: round3(Math.max(0, quota - total)), totalMb: total };
+  const today = t && t.day === Math.floor(now / DAY_MS) ? round3(t.dayBytes / MB) : 0;
+  const remainingMb = round3(Math.max(0, DAILY_LIMIT_MB - today));
+  return { ...base, mode: 'daily', dailyLimitMb: DAILY_LIMIT_MB, todayMb: today, remainingMb, totalMb: total };
+}
+
+/** `carried`: the sandbox runs real proxies, so usage is the traffic they carried, not generated figures. */
+export function usageRecord(u: UnitRecord, nowMs: number, carried = false): Record<string, unknown> {
   const now = Math.min(nowMs, u.expiresAt, u.releasedAt ?? Infinity);
   const quota = QUOTA_MB[u.period];
   const base = { proxyRef: u.proxyRef, period: u.period, measuredAt: new Date(now).toISOString(), throttled: false };
+  if (carried) return carriedUsage(u, now, base);
   if (quota !== undefined) {
     const f = Math.max(0, Math.min(1, (now - u.createdAt) / (u.expiresAt - u.createdAt)));
     const used = round1(quota * f * (0.3 + 0.5 * hashUnit(u.proxyRef)));

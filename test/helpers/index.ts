@@ -26,3 +26,4 @@ export * from './scripted-server.js';
 export * from './streams.js';
 export * from './terminal.js';
 export * from './webhook-sink.js';
+export * from './proxy-client.js';

@@ -32,6 +32,8 @@ export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, stri
     deliveryTimeoutMs: number('delivery-timeout', f.deliveryTimeout, (n) => n > 0, 'a number of milliseconds > 0'),
     engineDelayMs: number('engine-delay', f.engineDelay, (n) => n >= 0, 'a number of milliseconds >= 0'),
     altPaths: f.altPaths === true,
+    proxies: f.proxies !== false,
+    maxProxies: parseInteger(f.maxProxies, '--max-proxies', 0),
   };
 }
 
