@@ -12,7 +12,7 @@ let silent: Server;
 let silentPort = 0;
 
 beforeAll(async () => {
-  kit = await startKit({ maxProxies: 3 });
+  kit = await startKit();
   // Accepts and never answers: a check through it waits until Ctrl-C or --timeout.
   silent = createServer(() => undefined);
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
@@ -49,15 +49,25 @@ describe('units check for people', () => {
   }, 90_000);
 
   it('a unit sold past the proxy limit is not_proxied, and no connection is tried', async () => {
-    const units = [];
-    for (let i = 0; i < 5; i++) units.push(await buy());
-    const listed = await kit.api<{ data: { proxyRef: string; proxied?: boolean }[] }>('/units?pageSize=200');
-    const over = listed.data.filter((u) => u.proxied === false).map((u) => u.proxyRef);
-    expect(over.length).toBeGreaterThan(0);
-    const r = await kit.run(['units', 'check', ...over, '--json']);
-    expect(r.exitCode).toBe(10);
-    const results = JSON.parse(String(r.stdout)) as { ref: string; error: string; latencyMs: number | null }[];
-    expect(results.map((x) => [x.ref, x.error, x.latencyMs])).toEqual(over.map((ref) => [ref, 'not_proxied', null]));
+    // Its own sandbox: one proxy at most, so the second unit bought is sold without a listener.
+    const small = await startKit({ maxProxies: 1 });
+    try {
+      const pool = small.sb.world.pools.find((p) => p.available)!.poolId;
+      for (let i = 0; i < 2; i++) {
+        const r = await call(small.sb, 'POST', '/units', { body: { poolId: pool, period: '24h', protocol: 'socks5' } });
+        expect(r.status).toBe(201);
+      }
+      const listed = await small.api<{ data: { proxyRef: string; proxied?: boolean }[] }>('/units?pageSize=200');
+      const over = listed.data.filter((u) => u.proxied === false).map((u) => u.proxyRef);
+      expect(over).toHaveLength(1);
+      const r = await small.run(['units', 'check', '--all', '--json']);
+      expect(r.exitCode).toBe(10);
+      const results = JSON.parse(String(r.stdout)) as { ref: string; ok: boolean; error: string | null; latencyMs: number | null }[];
+      expect(results.filter((x) => !x.ok).map((x) => [x.ref, x.error, x.latencyMs])).toEqual([[over[0], 'not_proxied', null]]);
+      expect(results.filter((x) => x.ok)).toHaveLength(1);
+    } finally {
+      await small.close();
+    }
   }, 90_000);
 
   it('on a terminal: a table with an ok column, a summary line; passwords never shown', async () => {
