@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startKit, startScriptedServer, type Kit } from '../helpers/index.js';
+import type { CheckResult } from '../../src/units/check.js';
 
 interface ApiUnit {
   proxyRef: string;
@@ -17,19 +18,7 @@ interface ApiUnit {
   allowedIps?: string[];
 }
 
-interface Result {
-  ref: string | null;
-  line: number | null;
-  ip: string | null;
-  port: number | null;
-  protocol: string | null;
-  ok: boolean;
-  status: number | null;
-  latencyMs: number | null;
-  exitIp: string | null;
-  error: string | null;
-  message: string | null;
-}
+type Result = CheckResult;
 
 let kit: Kit;
 let pools: string[];
