@@ -1,7 +1,17 @@
 // The unit's life drives its proxy: release, expiry, triggers (down/up), swap, change-protocol,
 // PATCH, server.ip_changed; and the bytes it carries are its usage.
-import { describe, expect, it } from 'vitest';
-import { buy, call, sandboxWithEcho, startFastSandbox, tcpProbe, viaConnect, viaHttp, viaSocks } from '../helpers/index.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  buy,
+  call,
+  sandboxWithEcho,
+  startFastSandbox,
+  startWebhookSink,
+  tcpProbe,
+  viaConnect,
+  viaHttp,
+  viaSocks,
+} from '../helpers/index.js';
 
 const t = sandboxWithEcho();
 
@@ -122,5 +132,39 @@ describe('usage follows real traffic', () => {
     const { bytes } = await viaSocks(u, t.echo, { headers: { 'x-pad': 'y'.repeat(8000) } });
     const mb = Math.round((bytes! / 1048576) * 1000) / 1000;
     expect((await call(t.sb, 'GET', `/units/${u.proxyRef}/usage`)).body).toMatchObject({ mode: 'daily', todayMb: mb, totalMb: mb });
+  });
+
+  it('crossing 80% and 100% of the limit fires usage.warning and usage.throttled once, from real traffic', async () => {
+    const rx = await startWebhookSink();
+    onTestFinished(() => rx.close());
+    await call(t.sb, 'PATCH', '/webhook', { body: { url: rx.url } });
+    const u = (await buy(t.sb, { period: '3h' })).body;
+    const MB = 1048576;
+    const record = t.sb.world.state.units.get(u.proxyRef)!;
+    const day = Math.floor(t.sb.world.clock.now() / 86_400_000);
+    // Just below 80% of the 1024 MB quota: the next request crosses it (no need to push 800 MB).
+    record.traffic = { totalBytes: 0.8 * 1024 * MB - 100, day, dayBytes: 0 };
+    const events = async () => {
+      await call(t.sb, 'GET', `/units/${u.proxyRef}/usage`);
+      const all = (t.sb.state().deliveries as { event: string; payload: string }[]).map((d) => JSON.parse(d.payload));
+      return all.filter((p) => p.data.proxyRef === u.proxyRef && p.event.startsWith('usage.'));
+    };
+    await viaSocks(u, t.echo);
+    await viaSocks(u, t.echo);
+    const warned = await events();
+    expect(warned.map((p) => p.event)).toEqual(['usage.warning']);
+    expect(warned[0].data).toMatchObject({ proxyRef: u.proxyRef, kind: 'throttle', thresholdPct: 80, limitMb: 1024 });
+    expect(warned[0].data.consumedMb).toBeGreaterThanOrEqual(819.2);
+
+    record.traffic.totalBytes = 1024 * MB - 100;
+    await viaSocks(u, t.echo);
+    const all = await events();
+    expect(all.map((p) => p.event).sort()).toEqual(['usage.throttled', 'usage.warning']);
+    expect(all.find((p) => p.event === 'usage.throttled').data).toMatchObject({
+      proxyRef: u.proxyRef,
+      limitMb: 1024,
+      throttleSpeedMbps: 1,
+    });
+    expect((await call(t.sb, 'GET', `/units/${u.proxyRef}/usage`)).body).toMatchObject({ throttled: true, remainingMb: 0 });
   });
 });
