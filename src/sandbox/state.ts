@@ -41,7 +41,14 @@ export interface UnitRecord {
   /** Downed by `trigger unit.down` until `trigger unit.up`: its proxy refuses connections. */
   down?: boolean;
   /** Bytes its proxy carried (both directions), in total and on the sandbox day `day`. */
-  traffic?: { totalBytes: number; day: number; dayBytes: number };
+  traffic?: {
+    totalBytes: number;
+    day: number;
+    dayBytes: number;
+    /** The limit period (0 for a quota, else the day) in which usage.warning / usage.throttled last fired. */
+    warnedIn?: number;
+    throttledIn?: number;
+  };
 }
 
 export interface IdempotencyRecord {

@@ -4,6 +4,9 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { SocksClient } from 'socks';
+import { afterAll, beforeAll } from 'vitest';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
+import { startFastSandbox } from './sandbox.js';
 
 export interface ProxyUnit {
   ip: string;
@@ -16,6 +19,8 @@ export interface Answer {
   headers: Record<string, string | string[] | undefined>;
   // biome-ignore lint/suspicious/noExplicitAny: a test reads any field of the echo
   body: any;
+  /** Bytes the client's connection to the proxy carried, both ways (socks5 and CONNECT only). */
+  bytes?: number;
 }
 
 function parse(raw: string): Answer {
@@ -42,7 +47,7 @@ function overSocket(sock: Socket, target: URL, extraHeaders: Record<string, stri
     const chunks: Buffer[] = [];
     sock.on('data', (d: Buffer) => chunks.push(d));
     sock.on('error', reject);
-    sock.on('close', () => resolve(parse(Buffer.concat(chunks).toString('utf8'))));
+    sock.on('close', () => resolve({ ...parse(Buffer.concat(chunks).toString('utf8')), bytes: sock.bytesRead + sock.bytesWritten }));
     const hdrs = Object.entries({ host: target.host, ...extraHeaders })
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('');
@@ -140,4 +145,15 @@ export function tcpProbe(u: ProxyUnit): Promise<string> {
     });
     s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
   });
+}
+
+/** A fast in-process sandbox for the tests of one file, and its echo target's URL (set in beforeAll). */
+export function sandboxWithEcho(opts: SandboxOptions = {}): { sb: Sandbox; echo: string } {
+  const t = {} as { sb: Sandbox; echo: string };
+  beforeAll(async () => {
+    t.sb = await startFastSandbox(opts);
+    t.echo = `${t.sb.baseUrl}/echo`;
+  });
+  afterAll(() => t.sb.close());
+  return t;
 }

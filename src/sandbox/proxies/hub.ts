@@ -4,6 +4,7 @@
 // the bytes its clients exchange become its usage.
 import { createServer, type Server, type Socket } from 'node:net';
 import { unitStatus } from '../units-model.js';
+import { carriedAgainstLimit } from '../usage.js';
 import type { UnitRecord } from '../state.js';
 import type { World } from '../world.js';
 import type { Proxies } from './addresses.js';
@@ -189,6 +190,21 @@ export class ProxyHub implements Proxies {
     t.totalBytes += total - seen;
     t.dayBytes += total - seen;
     this.trafficDirty = true;
+    this.usageEvents(u);
+  }
+
+  /** usage.warning at 80% and usage.throttled at 100% of the unit's limit, once per limit period. */
+  private usageEvents(u: UnitRecord): void {
+    const t = u.traffic!;
+    const { consumedMb, limitMb, period } = carriedAgainstLimit(u, this.w.clock.now());
+    if (consumedMb >= 0.8 * limitMb && t.warnedIn !== period) {
+      t.warnedIn = period;
+      this.w.emit('usage.warning', { proxyRef: u.proxyRef, kind: 'throttle', thresholdPct: 80, consumedMb, limitMb });
+    }
+    if (consumedMb >= limitMb && t.throttledIn !== period) {
+      t.throttledIn = period;
+      this.w.emit('usage.throttled', { proxyRef: u.proxyRef, throttleSpeedMbps: 1, durationHours: 24, consumedMb, limitMb });
+    }
   }
 
   /** Counts the traffic of a unit's open connections now (before its usage is read). */
