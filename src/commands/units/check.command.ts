@@ -12,7 +12,7 @@ const command = () =>
     .addOption(protocol('protocol of --from-file lines that do not say (default: try socks5, then http)'))
     .option('--target <url>', 'URL to request through each unit (default: config check-target, or the sandbox echo)')
     .option('--concurrency <n>', 'checks at once, 1 to 256', '8')
-    .addHelpText('after', '\nThe global --timeout S bounds each check (connect, handshake, first byte; default 10 s here).\n');
+    .addHelpText('after', '\nThe global --timeout S bounds each check, from connecting to the whole answer (default 10 s here).');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
