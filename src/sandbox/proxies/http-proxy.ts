@@ -133,6 +133,8 @@ export class HttpProxy {
       res.writeHead(r.statusCode ?? 502, out);
       r.pipe(res);
     });
+    // A client that goes away mid-answer takes the upstream request with it.
+    res.on('close', () => up.destroy());
     up.on('error', () => {
       if (!res.headersSent) refuse(res, 502, `cannot reach ${url.host}`);
       else res.destroy();
