@@ -18,6 +18,7 @@ const run = (file, extra) => {
 
 const cli = run('cli.mjs', args);
 const sandbox = run('sandbox.mjs', []);
+const check = run('check.mjs', []);
 
 const MARKER = '<!-- ANALYSIS: everything below is kept by bench/run.mjs -->';
 const resultsFile = here('RESULTS.md');
@@ -46,7 +47,15 @@ const body = [
   sandbox.out.trim(),
   '```',
   '',
+  '## `units check`: 200 units at --concurrency 32 (`bench/check.mjs`)',
+  '',
+  'Sandbox units of every protocol (real proxies on loopback), each checked through its own proxy against the sandbox echo. Target: the checking time within 2 × the slowest single check × ceil(200/32) rounds.',
+  '',
+  '```',
+  check.ok ? check.out.trim() : `FAILED\n${check.out.trim()}`,
+  '```',
+  '',
 ].join('\n');
 writeFileSync(resultsFile, `${header}\n${body}\n${analysis}`);
 console.log(`wrote ${resultsFile}`);
-process.exitCode = cli.ok && sandbox.ok ? 0 : 1;
+process.exitCode = cli.ok && sandbox.ok && check.ok ? 0 : 1;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run demo`: a short scripted reseller session against a local sandbox, with the real
-// binary: account, pools, buy, list, connection strings, a webhook to a local receiver (its
-// signature checked here), the delivery log. Everything runs on 127.0.0.1 and is torn down.
+// binary: account, pools, buy, list, connection strings, a check through every unit (the sandbox's
+// units are real proxies on loopback), a unit taken down and checked again (one failure, exit 10),
+// a webhook to a local receiver (its signature checked here), the delivery log. Everything runs on 127.0.0.1 and is torn down.
 import { spawnSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,7 +42,7 @@ const env = {
 };
 delete env.PROXYCTL_PROFILE;
 
-function step(args, { capture = false } = {}) {
+function step(args, { capture = false, exit = 0 } = {}) {
   console.log(bold(`$ proxyctl ${args.join(' ')}`));
   const r = spawnSync(process.execPath, [BIN, ...args], {
     env,
@@ -50,7 +51,8 @@ function step(args, { capture = false } = {}) {
   });
   if (capture) process.stdout.write(r.stdout);
   console.log();
-  if (r.status !== 0) throw new Error(`proxyctl ${args.join(' ')} exited with ${r.status}`);
+  if (exit !== 0) console.log(`(exit ${r.status})\n`);
+  if (r.status !== exit) throw new Error(`proxyctl ${args.join(' ')} exited with ${r.status}`);
   return r.stdout;
 }
 
@@ -71,6 +73,10 @@ try {
   step(['units', 'create', '--pool', 'GB-11', '--period', '24h', '--protocol', 'http']);
   step(['units', 'list']);
   step(['units', 'list', '-o', 'conn']);
+  // Each unit carries a request to the sandbox's echo, which says what address it came from.
+  step(['units', 'check', '--all']);
+  step(['sandbox', 'trigger', 'unit.down', '--unit', unit.proxyRef]);
+  step(['units', 'check', '--all'], { exit: 10 });
   const hook = JSON.parse(step(['webhook', 'set', hookUrl, '--json'], { capture: true }));
   step(['units', 'extend', unit.proxyRef, '--period', '24h']);
   if (await waitFor(() => received.length > 0)) {

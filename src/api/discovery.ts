@@ -16,9 +16,13 @@ export interface OperationRef {
 }
 
 export const DISCOVERY_TTL_MS = 60 * 60 * 1000;
-const CACHE_VERSION = 1;
+// 2: adds sandboxEcho (an entry of version 1 never looked for it).
+const CACHE_VERSION = 2;
 
-export type Discovered = Partial<Record<UnpublishedOperation, OperationRef>>;
+export type Discovered = Partial<Record<UnpublishedOperation, OperationRef>> & {
+  /** The server is a proxyctl sandbox: its echo target's path (`info["x-proxyctl-sandbox"].echo`), for `units check`. */
+  sandboxEcho?: string;
+};
 
 interface CacheEntry {
   v: number;
@@ -80,6 +84,8 @@ export function findOperations(doc: unknown): Discovered {
   const paths = obj(root?.paths);
   if (!root || !paths) return {};
   const found: Discovered = {};
+  const echo = obj(obj(root.info)?.['x-proxyctl-sandbox'])?.echo;
+  if (typeof echo === 'string' && echo.startsWith('/')) found.sandboxEcho = echo;
   for (const [rawPath, item] of Object.entries(paths)) {
     const pathItem = obj(item);
     if (!pathItem) continue;

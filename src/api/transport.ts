@@ -1,6 +1,6 @@
 // The only module that uses undici (through ./undici-parts.ts). One dispatcher per process: EnvHttpProxyAgent, so
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY behave as users behind a corporate proxy expect.
-import { EnvHttpProxyAgent, Pool, type Dispatcher } from './undici-parts.js';
+import { EnvHttpProxyAgent, TunnelPool, type Dispatcher } from './undici-parts.js';
 import type { Env } from '../io.js';
 import { InterruptedError, NetworkError } from '../errors.js';
 
@@ -42,18 +42,10 @@ class ProxyTunnelError extends Error {
  * - a proxy that closes the connection on CONNECT fails with UND_ERR_SOCKET, which undici
  *   treats as recoverable and retries in a tight loop forever; re-coding the error ends it.
  */
-class ProxyPool extends Pool {
-  override connect(opts: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData>;
-  override connect(opts: Dispatcher.ConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
-  override connect(
-    opts: Dispatcher.ConnectOptions,
-    callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
-    // biome-ignore lint/suspicious/noConfusingVoidType: the implementation of undici's overloads (promise, or void with a callback)
-  ): Promise<Dispatcher.ConnectData> | void {
-    if (callback) return super.connect(opts, callback);
+class ProxyPool extends TunnelPool {
+  protected override tunnel(opening: Promise<Dispatcher.ConnectData>): Promise<Dispatcher.ConnectData> {
     tunnelsOpening += 1;
-    return super
-      .connect(opts)
+    return opening
       .catch((err: unknown) => {
         throw new ProxyTunnelError(err);
       })

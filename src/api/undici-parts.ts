@@ -23,3 +23,29 @@ if (!Object.hasOwn(Dispatcher.prototype, 'request')) Object.assign(Dispatcher.pr
 export const Pool = require('undici/lib/dispatcher/pool.js') as typeof Undici.Pool;
 export const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent;
 export type { Dispatcher } from 'undici';
+// `units check` only: a client over a socket it opened itself (SOCKS5), and the HTTP proxy agent.
+export const Client = require('undici/lib/dispatcher/client.js') as typeof Undici.Client;
+export const ProxyAgent = require('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent;
+
+/**
+ * A pool to a proxy whose CONNECTs (ProxyAgent opens its tunnels with the promise form) pass
+ * through `tunnel`, for the transport and `units check` to time, record and re-code them.
+ */
+export class TunnelPool extends Pool {
+  protected tunnel(opening: Promise<Undici.Dispatcher.ConnectData>): Promise<Undici.Dispatcher.ConnectData> {
+    return opening;
+  }
+  override connect(opts: Undici.Dispatcher.ConnectOptions): Promise<Undici.Dispatcher.ConnectData>;
+  override connect(
+    opts: Undici.Dispatcher.ConnectOptions,
+    callback: (err: Error | null, data: Undici.Dispatcher.ConnectData) => void,
+  ): void;
+  override connect(
+    opts: Undici.Dispatcher.ConnectOptions,
+    callback?: (err: Error | null, data: Undici.Dispatcher.ConnectData) => void,
+    // biome-ignore lint/suspicious/noConfusingVoidType: the implementation of undici's overloads (promise, or void with a callback)
+  ): Promise<Undici.Dispatcher.ConnectData> | void {
+    if (callback) return super.connect(opts, callback);
+    return this.tunnel(super.connect(opts));
+  }
+}

@@ -5,6 +5,7 @@ import { type AnyDefinition, inGroup } from './action.js';
 import { raw } from './api/index.js';
 import { catalogue } from './catalogue/index.js';
 import completion from './completion/print.command.js';
+import config from './config/index.js';
 import help from './help/help.command.js';
 import { session } from './login/index.js';
 import { account, me } from './me/index.js';
@@ -21,6 +22,6 @@ export const commands: readonly AnyDefinition[] = [
   ...inGroup('Account', [me, account, status]),
   ...inGroup('Webhooks', [webhook]),
   ...inGroup('Sandbox', [sandbox]),
-  ...inGroup('Setup', [...session, profiles, completion]),
+  ...inGroup('Setup', [...session, profiles, config, completion]),
   ...inGroup('Tooling', [...raw, help]),
 ];

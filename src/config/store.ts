@@ -14,7 +14,12 @@ import { UsageError } from '../errors.js';
 export interface Profile {
   baseUrl?: string | undefined;
   apiKey?: string | undefined;
+  /** `proxyctl config set check-target URL`: the default target of `units check`. */
+  checkTarget?: string | undefined;
 }
+
+/** Profile settings that `proxyctl config set/get/unset` manage (not the key or base URL). */
+export type ProfileSetting = 'checkTarget';
 
 interface StoreShape {
   currentProfile?: string;
@@ -45,6 +50,8 @@ export interface ConfigStore {
   removeProfile(name: string): Promise<{ removed: boolean; wasCurrent: boolean }>;
   /** Makes a stored profile current; false (and nothing written) when there is no such profile. */
   useProfile(name: string): Promise<boolean>;
+  /** Sets (or, with undefined, removes) one setting of a profile, creating the profile if needed. */
+  setProfileSetting(name: string, key: ProfileSetting, value: string | undefined): Promise<void>;
   cache: CacheStore;
 }
 
@@ -233,7 +240,8 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
     currentProfile: () => snapshot.currentProfile,
     saveProfile: (name, profile, opts = {}) =>
       update((data) => {
-        data.profiles = { ...(data.profiles ?? {}), [name]: profile };
+        // A new login keeps the profile's settings (check-target); it replaces the key and URL.
+        data.profiles = { ...(data.profiles ?? {}), [name]: { ...settingsOf(data.profiles?.[name]), ...profile } };
         if (opts.makeCurrent === 'always' || (opts.makeCurrent === 'if-none' && data.currentProfile === undefined))
           data.currentProfile = name;
       }),
@@ -252,6 +260,13 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
         if (!data.profiles?.[name]) return false;
         data.currentProfile = name;
         return true;
+      }),
+    setProfileSetting: (name, key, value) =>
+      update((data) => {
+        const next: Profile = { ...(data.profiles?.[name] ?? {}) };
+        if (value === undefined) delete next[key];
+        else next[key] = value;
+        data.profiles = { ...(data.profiles ?? {}), [name]: next };
       }),
     cache: {
       get: <T>(key: string) => snapshot.cache?.[key] as T | undefined,
@@ -282,4 +297,11 @@ export function pruneCache(cache: Record<string, unknown>, nowMs: number): Recor
     if (stamp === undefined || nowMs - stamp < CACHE_MAX_AGE_MS) kept[k] = v;
   }
   return kept;
+}
+
+/** The settings of a profile, without its key and base URL. */
+function settingsOf(p: Profile | undefined): Profile {
+  if (!p) return {};
+  const { baseUrl: _u, apiKey: _k, ...rest } = p;
+  return rest;
 }

@@ -124,3 +124,16 @@ export function printCharge(ctx: Context, c: { amount: number; balanceUsd: numbe
 export function printKeep(ctx: Context, message: string): void {
   ctx.io.stderr.write(`${escapeControl(message)}\n`);
 }
+
+/** `units check`'s last line: "3 ok, 1 failed · latency median 12 ms, p95 40 ms"; hidden by --quiet. */
+export function printCheckSummary(
+  ctx: Context,
+  s: { ok: number; failed: number; notStarted: number; medianMs: number | undefined; p95Ms: number | undefined },
+): void {
+  if (ctx.globals.quiet) return;
+  const paint = paintFor(ctx, 'stderr');
+  const parts = [paint.green(`${s.ok} ok`), s.failed ? paint.red(`${s.failed} failed`) : `${s.failed} failed`];
+  if (s.notStarted) parts.push(`${s.notStarted} not started (interrupted)`);
+  const latency = s.medianMs === undefined ? '' : ` · latency median ${s.medianMs} ms, p95 ${s.p95Ms} ms`;
+  ctx.io.stderr.write(`${parts.join(', ')}${latency}\n`);
+}

@@ -6,6 +6,7 @@ import { parseFaults, type Faults } from './faults.js';
 import { dumpState } from './routes/control.js';
 import { RequestPipeline } from './server.js';
 import { resolveOptions, World, type SandboxOptions } from './world.js';
+import { loopbackAliases, ProxyHub } from './proxies/hub.js';
 
 export type { SandboxOptions } from './world.js';
 export type { Faults } from './faults.js';
@@ -44,7 +45,9 @@ const REQUEST_LOG_SIZE = 1000;
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const o = resolveOptions(opts);
-  const world = new World(o);
+  const perPool = o.proxies && (await loopbackAliases());
+  const world = new World(o, perPool);
+  if (o.proxies) world.proxies = new ProxyHub(world, perPool, o.maxProxies);
   const pipeline = new RequestPipeline(world);
   const log: LoggedRequest[] = [];
   const server: Server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
@@ -60,6 +63,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     });
   });
   world.deliverer.recheck();
+  // A restarted sandbox listens again for the ACTIVE units it restored (their ports may change).
+  if (world.proxies && world.state.units.size > 0) {
+    await world.proxies.restore();
+    world.persist();
+  }
   const { port } = server.address() as AddressInfo;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
   let closed: Promise<void> | undefined;
@@ -84,8 +92,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     close() {
       closed ??= new Promise<void>((resolve) => {
         world.deliverer.close();
-        server.close(() => resolve());
+        const api = new Promise<void>((r) => server.close(() => r()));
         server.closeAllConnections();
+        void Promise.all([api, world.proxies?.close()]).then(() => resolve());
       });
       return closed;
     },

@@ -64,6 +64,12 @@ export const schemas: Record<string, Schema> = {
       allowedIps: { type: 'array', items: str({ format: 'ipv4' }), description: 'present for http_noauth units' },
       description: str(),
       period: ref('Period'),
+      proxied: {
+        type: 'boolean',
+        const: false,
+        description:
+          'sandbox extension: present (false) only when the unit was sold past --max-proxies, so nothing listens at its ip:port; absent for a unit whose proxy is real (or with --no-proxies)',
+      },
     },
     [
       'proxyRef',

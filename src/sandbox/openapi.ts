@@ -34,7 +34,26 @@ function operation(op: string, params: string[], control: boolean): Schema {
   };
 }
 
-export function buildOpenApi(altPaths: boolean): Record<string, unknown> {
+/** What the sandbox tells clients about its proxies, in `info["x-proxyctl-sandbox"]`. */
+export interface SandboxProxyInfo {
+  proxies: boolean;
+  perPoolAddresses: boolean;
+}
+
+const PROXY_TEXT =
+  'Sandbox proxies: every ACTIVE unit listens as a real proxy on loopback at its ip:port (unless the sandbox runs with --no-proxies: then units carry documentation addresses 198.51.100.x where nothing listens). ' +
+  'Addresses (info.x-proxyctl-sandbox.addresses): "per-pool" gives each pool its own 127.x.y.z (198.51.X.Y becomes 127.51.X.Y) and outgoing connections leave from it, so a target sees a distinct exit address per pool; "single" (an OS that binds 127.0.0.1 only) puts every unit on 127.0.0.1. ' +
+  'socks5: SOCKS5 CONNECT with username/password (RFC 1928/1929), wrong credentials get auth status 0x01 and the connection closes. http: CONNECT and absolute-form requests with Basic Proxy-Authorization, 407 with Proxy-Authenticate when missing or wrong. http_noauth: admits only source addresses in allowedIps, 403 otherwise. ' +
+  'Proxies connect to loopback destinations only (127.0.0.0/8, ::1, localhost); others get SOCKS reply 0x02 or HTTP 403. ' +
+  'A unit released, expired, downed (unit.down, server.down until unit.up/server.up) has its listening socket closed: connections are refused. Swap, extend of an expired unit, server.ip_changed and a restart with a state file listen again (a restart tries the same port and takes a new one, shown by the API, if it is taken). ' +
+  'Units sold past the --max-proxies limit carry the extension field proxied: false (absent otherwise) and nothing listens at their port. ' +
+  'Bytes carried (both directions) are the unit usage (usedMb/todayMb/totalMb, 3 decimals) instead of generated figures. ' +
+  'GET|POST /echo (no key) answers { sourceAddress, sourcePort, method, url, headers } as seen, without Authorization, Proxy-Authorization, X-API-Key and Cookie.';
+
+export function buildOpenApi(
+  altPaths: boolean,
+  px: SandboxProxyInfo = { proxies: false, perPoolAddresses: false },
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const add = (prefix: string, routes: { method: string; path: string; op: string }[], control: boolean) => {
     for (const r of routes) {
@@ -146,7 +165,15 @@ export function buildOpenApi(altPaths: boolean): Record<string, unknown> {
         'The /_sandbox/ operations (tag sandbox) exist only in the sandbox and need the main key. ' +
         (altPaths
           ? 'This sandbox serves the three operations whose paths the spec does not show at alternative paths.'
-          : 'The three operations whose paths the spec does not show are at the client contract defaults.'),
+          : 'The three operations whose paths the spec does not show are at the client contract defaults.') +
+        ' ' +
+        PROXY_TEXT,
+      // Marks a base URL as a sandbox and says where its echo target is (relative to the origin).
+      'x-proxyctl-sandbox': {
+        echo: '/echo',
+        proxies: px.proxies,
+        addresses: !px.proxies ? 'documentation' : px.perPoolAddresses ? 'per-pool' : 'single',
+      },
     },
     servers: [{ url: '/', description: 'the server that serves this document' }],
     security: [{ ApiKey: [] }],

@@ -20,6 +20,7 @@ import { RateLimiter, type Budget } from './ratelimit.js';
 import { Router, type Route } from './router.js';
 import { apiRoutes, controlRoutes } from './routes/index.js';
 import { bodyObject } from './validate.js';
+import { ECHO_PATH, echoBody } from './proxies/echo.js';
 import type { World } from './world.js';
 
 const CONTROL_PREFIX = '/_sandbox';
@@ -96,12 +97,19 @@ export class RequestPipeline {
     let bodyText = '';
     if (method === 'GET' || method === 'HEAD') req.resume();
     else bodyText = await readBody(req);
+    if (path === ECHO_PATH) {
+      // The echo target for proxy checks: no key, no budget, any method.
+      sendJson(res, 200, echoBody(req), headers);
+      return;
+    }
     this.rateHeaders(headers, this.general.peek(key ?? ''));
     if (!isApi && !isControl) throw new ApiFailure(404, 'not_found', `no such path: ${method} ${path}`);
 
     if (isApi && path === OPENAPI_PATH && method === 'GET') {
       // Served without a key so clients can discover the operations before login.
-      this.openapiText ??= JSON.stringify(buildOpenApi(this.w.o.altPaths));
+      this.openapiText ??= JSON.stringify(
+        buildOpenApi(this.w.o.altPaths, { proxies: this.w.o.proxies, perPoolAddresses: this.w.proxies?.perPool ?? false }),
+      );
       headers['content-type'] = 'application/json; charset=utf-8';
       res.writeHead(200, headers);
       res.end(this.openapiText);

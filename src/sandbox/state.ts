@@ -33,6 +33,22 @@ export interface UnitRecord {
   lastExtended: number | null;
   swapCount: number;
   releasedAt: number | null;
+  /**
+   * With proxies on: true while the unit holds one of the sandbox's proxy places, false when it
+   * was sold past `maxProxies` (nothing listens at its port). Absent with --no-proxies.
+   */
+  proxied?: boolean;
+  /** Downed by `trigger unit.down` until `trigger unit.up`: its proxy refuses connections. */
+  down?: boolean;
+  /** Bytes its proxy carried (both directions), in total and on the sandbox day `day`. */
+  traffic?: {
+    totalBytes: number;
+    day: number;
+    dayBytes: number;
+    /** The limit period (0 for a quota, else the day) in which usage.warning / usage.throttled last fired. */
+    warnedIn?: number;
+    throttledIn?: number;
+  };
 }
 
 export interface IdempotencyRecord {
@@ -86,6 +102,8 @@ export interface SandboxState {
   balanceLowFired: boolean;
   /** Pool hosts changed by server.ip_changed. */
   poolHosts: Record<string, string>;
+  /** Pools downed by `trigger server.down` until `trigger server.up` (absent in older files). */
+  poolsDown?: string[];
 }
 
 export function initialState(balanceUsd: number): SandboxState {

@@ -38,6 +38,8 @@ export function unitView(u: UnitRecord, now: number): Record<string, unknown> {
     ...(u.protocol === 'http_noauth' ? { allowedIps: u.allowedIps } : {}),
     description: u.description,
     period: u.period,
+    // Sandbox extension: present only for a unit sold past --max-proxies (nothing listens at its port).
+    ...(u.proxied === false ? { proxied: false } : {}),
   };
 }
 

@@ -14,10 +14,36 @@ function dayShare(ref: string, day: number): number {
   return 0.2 + 0.6 * hashUnit(`${ref}/${day}`);
 }
 
-export function usageRecord(u: UnitRecord, nowMs: number): Record<string, unknown> {
+const MB = 1024 * 1024;
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/**
+ * What a proxied unit carried against its limit: the quota of a short plan (`period` 0), or the
+ * daily cap of a long one (`period` the sandbox day). Usage events fire once per period.
+ */
+export function carriedAgainstLimit(u: UnitRecord, now: number): { consumedMb: number; limitMb: number; period: number } {
+  const t = u.traffic;
+  const quota = QUOTA_MB[u.period];
+  if (quota !== undefined) return { consumedMb: round3((t?.totalBytes ?? 0) / MB), limitMb: quota, period: 0 };
+  const day = Math.floor(now / DAY_MS);
+  return { consumedMb: t && t.day === day ? round3(t.dayBytes / MB) : 0, limitMb: DAILY_LIMIT_MB, period: day };
+}
+
+/** The usage of a unit whose proxy is real: the bytes it carried, to the kilobyte. */
+function carriedUsage(u: UnitRecord, now: number, base: Record<string, unknown>): Record<string, unknown> {
+  const total = round3((u.traffic?.totalBytes ?? 0) / MB);
+  const { consumedMb, limitMb } = carriedAgainstLimit(u, now);
+  const rest = { remainingMb: round3(Math.max(0, limitMb - consumedMb)), totalMb: total, throttled: consumedMb >= limitMb };
+  if (QUOTA_MB[u.period] !== undefined) return { ...base, mode: 'pool', quotaMb: limitMb, usedMb: consumedMb, ...rest };
+  return { ...base, mode: 'daily', dailyLimitMb: limitMb, todayMb: consumedMb, ...rest };
+}
+
+/** `carried`: the sandbox runs real proxies, so usage is the traffic they carried, not generated figures. */
+export function usageRecord(u: UnitRecord, nowMs: number, carried = false): Record<string, unknown> {
   const now = Math.min(nowMs, u.expiresAt, u.releasedAt ?? Infinity);
   const quota = QUOTA_MB[u.period];
   const base = { proxyRef: u.proxyRef, period: u.period, measuredAt: new Date(now).toISOString(), throttled: false };
+  if (carried) return carriedUsage(u, now, base);
   if (quota !== undefined) {
     const f = Math.max(0, Math.min(1, (now - u.createdAt) / (u.expiresAt - u.createdAt)));
     const used = round1(quota * f * (0.3 + 0.5 * hashUnit(u.proxyRef)));

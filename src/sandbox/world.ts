@@ -4,6 +4,7 @@ import { buildCatalogue, discountedPrices, type PoolRecord, type Prices } from '
 import { Clock } from './clock.js';
 import { initialState, loadState, saveState, type SandboxState } from './state.js';
 import { Deliverer } from './webhooks.js';
+import { DEFAULT_MAX_PROXIES, isLoopbackIp, loopbackHost, type Proxies } from './proxies/addresses.js';
 
 export interface SandboxOptions {
   /** Interface to listen on (default 127.0.0.1). */
@@ -42,6 +43,13 @@ export interface SandboxOptions {
   deliveryTimeoutMs?: number;
   /** Real milliseconds the provisioning engine takes (default 20); gives duplicates a window to collide. */
   engineDelayMs?: number;
+  /**
+   * Every ACTIVE unit listens as a real proxy on loopback at its ip:port (default true); false keeps
+   * the documentation addresses (198.51.100.x) where nothing listens.
+   */
+  proxies?: boolean;
+  /** Units proxied at once (default 1000); units sold past it have `proxied: false`. */
+  maxProxies?: number;
   /** Account e-mail shown by /me. */
   email?: string;
   /**
@@ -82,6 +90,8 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
     deliveryTimeoutMs: o.deliveryTimeoutMs ?? 5000,
     engineDelayMs: o.engineDelayMs ?? 20,
     email: o.email ?? 'reseller@sandbox.example',
+    proxies: o.proxies ?? true,
+    maxProxies: o.maxProxies ?? DEFAULT_MAX_PROXIES,
     log: o.log ?? dropLog,
   };
   const bad = (m: string) => new RangeError(`sandbox option ${m}`);
@@ -92,6 +102,7 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
   if (!(r.rateWindowSeconds > 0)) throw bad('rateWindowSeconds must be > 0');
   if (!(r.timeScale > 0)) throw bad('timeScale must be > 0');
   if (!(r.failureRate >= 0 && r.failureRate <= 1)) throw bad('failureRate must be in [0, 1]');
+  if (!(Number.isInteger(r.maxProxies) && r.maxProxies >= 0)) throw bad('maxProxies must be an integer >= 0');
   return r;
 }
 
@@ -104,8 +115,14 @@ export class World {
   readonly prices: Prices;
   readonly state: SandboxState;
   readonly deliverer: Deliverer;
+  /** The units' real proxies (absent with `proxies: false`); set by startSandbox. */
+  proxies: Proxies | undefined;
 
-  constructor(readonly o: ResolvedOptions) {
+  /** `perPoolAddresses`: with proxies on, each pool gets its own 127.x address (else 127.0.0.1). */
+  constructor(
+    readonly o: ResolvedOptions,
+    perPoolAddresses = false,
+  ) {
     this.clock = new Clock(o.timeScale);
     this.pools = buildCatalogue(o.seed);
     this.poolById = new Map(this.pools.map((p) => [p.poolId, p]));
@@ -113,9 +130,11 @@ export class World {
     const restored = o.stateFile ? loadState(o.stateFile) : undefined;
     this.state = restored ?? initialState(o.balance);
     if (restored) this.clock.notBefore(restored.savedAt);
+    if (o.proxies) for (const p of this.pools) p.host = loopbackHost(p.host, perPoolAddresses);
     for (const [poolId, host] of Object.entries(this.state.poolHosts)) {
       const p = this.poolById.get(poolId);
-      if (p) p.host = host;
+      // A proxy listens where its pool's host is: a documentation address from a --no-proxies run does not apply.
+      if (p && (!o.proxies || (perPoolAddresses && isLoopbackIp(host)))) p.host = host;
     }
     this.deliverer = new Deliverer(this.clock, this.state, o.deliveryTimeoutMs, () => this.persist());
   }

@@ -59,7 +59,7 @@ describe('proxyctl --help', () => {
     expect(s.get('Account')).toEqual(['me', 'account', 'status']);
     expect(s.get('Webhooks')).toEqual(['webhook']);
     expect(s.get('Sandbox')).toEqual(['sandbox']);
-    expect(s.get('Setup')).toEqual(['login', 'logout', 'profiles', 'completion']);
+    expect(s.get('Setup')).toEqual(['login', 'logout', 'profiles', 'config', 'completion']);
     expect(s.get('Tooling')).toEqual(['api', 'openapi', 'help']);
     expect(s.get('Help topics')).toEqual(['environment', 'exit-codes']);
     expect(s.get('Global options')).toContain('--profile');

@@ -30,3 +30,4 @@ export * from './terminal.js';
 export * from './webhook-sink.js';
 export * from './fleet.js';
 export * from './package.js';
+export * from './proxy-client.js';

@@ -61,14 +61,14 @@ describe('operator events through /_sandbox/trigger', () => {
       reason: 'maintenance',
       affectedUnits: [{ proxyRef: u.proxyRef, ip: u.ip, port: u.port }],
     });
-    const moved = await fire({ event: 'server.ip_changed', poolId: 'NL-11', newIp: '203.0.113.99' });
+    const moved = await fire({ event: 'server.ip_changed', poolId: 'NL-11', newIp: '127.203.0.99' });
     expect(moved.payload.data).toEqual({
       poolCode: 'NL-11',
-      newIp: '203.0.113.99',
+      newIp: '127.203.0.99',
       oldIp: u.ip,
-      affectedUnits: [{ proxyRef: u.proxyRef, ip: '203.0.113.99', port: u.port }],
+      affectedUnits: [{ proxyRef: u.proxyRef, ip: '127.203.0.99', port: u.port }],
     });
-    expect((await call(sb, 'GET', `/units/${u.proxyRef}`)).body.ip).toBe('203.0.113.99');
+    expect((await call(sb, 'GET', `/units/${u.proxyRef}`)).body.ip).toBe('127.203.0.99');
   });
 
   it('rejects unknown events and missing units or pools', async () => {

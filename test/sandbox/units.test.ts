@@ -1,6 +1,6 @@
 // Spec §4.3 units: create, list, get, modify, release, extend, swap, change-protocol, usage; and
 // the money rules of §1 (debit first, automatic refund, no refund on release).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { buy, call, errorOf, startFastSandbox } from '../helpers/index.js';
 
@@ -345,6 +345,9 @@ describe('extend, swap, change-protocol, usage', () => {
   });
 
   it('usage: pool mode for short plans, daily mode for long ones', async () => {
+    // Generated figures are the --no-proxies usage (with proxies, usage is the traffic carried).
+    const sb = await startFastSandbox({ proxies: false });
+    onTestFinished(() => sb.close());
     const short = (await buy(sb, { period: '12h' })).body;
     const long = (await buy(sb, { period: '30d' })).body;
     sb.advance(6 * 3600);

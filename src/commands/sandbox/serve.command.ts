@@ -22,7 +22,9 @@ const command = () =>
     .option('--balance-low-threshold <usd>', 'balance.low fires below this balance', '50')
     .option('--delivery-timeout <ms>', 'webhook receiver timeout in milliseconds', '5000')
     .option('--engine-delay <ms>', 'milliseconds the provisioning engine takes per create/extend', '20')
-    .option('--alt-paths', 'serve the 3 operations the spec leaves unshown at alternative paths');
+    .option('--alt-paths', 'serve the 3 operations the spec leaves unshown at alternative paths')
+    .option('--no-proxies', 'units get documentation addresses (198.51.100.x) where nothing listens, instead of real proxies on loopback')
+    .option('--max-proxies <n>', 'units proxied at once; units sold past it are marked proxied: false', '1000');
 export type Input = InputOf<typeof command>;
 
 /** `proxyctl sandbox` serves the API itself and groups the helpers that talk to a running one. */

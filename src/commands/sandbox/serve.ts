@@ -32,6 +32,8 @@ export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, stri
     deliveryTimeoutMs: number('delivery-timeout', f.deliveryTimeout, (n) => n > 0, 'a number of milliseconds > 0'),
     engineDelayMs: number('engine-delay', f.engineDelay, (n) => n >= 0, 'a number of milliseconds >= 0'),
     altPaths: f.altPaths === true,
+    proxies: f.proxies !== false,
+    maxProxies: parseInteger(f.maxProxies, '--max-proxies', 0),
   };
 }
 
@@ -57,7 +59,9 @@ export default async function serve({ flags, ctx }: Input): Promise<number> {
       `Sandbox API listening on ${baseUrl}\n` +
         `  main key:             ${apiKey}\n` +
         `  reseller-disabled key: ${disabledApiKey}\n` +
-        `  OpenAPI description:  ${baseUrl}/api/reseller/v1/openapi.json\n\n` +
+        `  OpenAPI description:  ${baseUrl}/api/reseller/v1/openapi.json\n` +
+        `  echo target:          ${baseUrl}/echo\n` +
+        `  unit proxies:         ${opts.proxies ? 'each ACTIVE unit listens on loopback at its ip:port' : 'off (--no-proxies)'}\n\n` +
         `export PROXYCTL_BASE_URL=${baseUrl} PROXYCTL_API_KEY=${apiKey}\n`,
     );
     ctx.notice(

@@ -5,7 +5,7 @@ import { pool } from '../options.js';
 const command = () =>
   new Command('trigger')
     .description(
-      'fire an operator event (unit.down, usage.warning, usage.throttled, server.down, server.ip_changed, …) on a running sandbox',
+      'fire an operator event (unit.down, usage.warning, usage.throttled, server.down, server.ip_changed, …) on a running sandbox; unit.up and server.up restore downed proxies',
     )
     .argument('<event>', 'event name')
     .option('--unit <ref>', 'proxyRef of the unit concerned')
@@ -21,6 +21,7 @@ export default defineCommand({
   examples: [
     'proxyctl sandbox trigger unit.down --unit PRX-1 --reason quota_exceeded',
     'proxyctl sandbox trigger server.down --pool US-11',
+    'proxyctl sandbox trigger unit.up --unit PRX-1',
   ],
   load: async () => (await import('./trigger.js')).default,
 });

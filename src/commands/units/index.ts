@@ -2,6 +2,7 @@
 import { Command } from '../commander.js';
 import { defineCommand } from '../action.js';
 import changeProtocol from './change-protocol.command.js';
+import check from './check.command.js';
 import create from './create.command.js';
 import extend from './extend.command.js';
 import get from './get.command.js';
@@ -13,5 +14,5 @@ import usage from './usage.command.js';
 
 export default defineCommand({
   command: () => new Command('units').description('buy, list, extend, swap and release proxy units'),
-  subcommands: [list, get, create, extend, swap, changeProtocol, modify, release, usage],
+  subcommands: [list, get, create, extend, swap, changeProtocol, modify, release, usage, check],
 });

@@ -6,6 +6,7 @@ import { DAILY_LIMIT_MB, usageRecord } from '../usage.js';
 import { bodyObject } from '../validate.js';
 import { publicDelivery } from '../webhooks.js';
 import type { World } from '../world.js';
+import { isLoopbackIp } from '../proxies/addresses.js';
 
 export const EVENTS = [
   'unit.created',
@@ -22,6 +23,9 @@ export const EVENTS = [
   'balance.low',
 ] as const;
 
+/** Sandbox-only operator actions: they restore what unit.down/server.down took and deliver no webhook. */
+export const RESTORE_EVENTS = ['unit.up', 'server.up'] as const;
+
 const num = (v: unknown, dflt: number) => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
 
 function limitOf(w: World, ref: string): number {
@@ -34,6 +38,42 @@ function affectedUnits(w: World, poolId: string) {
   return [...w.state.units.values()]
     .filter((u) => u.poolId === poolId && unitStatus(u, now) === 'ACTIVE')
     .map((u) => ({ proxyRef: u.proxyRef, ip: u.ip, port: u.port }));
+}
+
+/** server.ip_changed's new address: with proxies, where they can listen (127.0.0.0/8). */
+function newPoolIp(w: World, given: unknown): string {
+  const hub = w.proxies;
+  if (!hub) return typeof given === 'string' ? given : `203.0.113.${1 + Math.floor(Math.random() * 254)}`;
+  if (!hub.perPool) {
+    if (given !== undefined && given !== '127.0.0.1')
+      throw badRequest(
+        'this sandbox puts every proxy on 127.0.0.1 (the OS binds no other loopback address): newIp must be 127.0.0.1 or absent',
+      );
+    return '127.0.0.1';
+  }
+  if (given === undefined) return `127.203.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+  if (typeof given !== 'string' || !isLoopbackIp(given) || given === '127.0.0.1')
+    throw badRequest("newIp must be an IPv4 address in 127.0.0.0/8 other than 127.0.0.1: the units' proxies listen there");
+  return given;
+}
+
+/** What an operator event does to the proxies: down, up, moved. */
+async function applyToProxies(w: World, event: string, b: Record<string, unknown>): Promise<void> {
+  const ref = typeof b.proxyRef === 'string' ? b.proxyRef : undefined;
+  const poolId = typeof b.poolId === 'string' ? b.poolId : undefined;
+  if (event === 'unit.down' || event === 'unit.up') {
+    if (!ref) throw badRequest(`${event} needs proxyRef`);
+    const u = findUnit(w, ref);
+    u.down = event === 'unit.down';
+    await w.proxies?.sync(u);
+  } else if (event === 'server.down' || event === 'server.up' || event === 'server.ip_changed') {
+    if (!poolId || !w.poolById.has(poolId)) throw new ApiFailure(404, 'pool_not_found', `${event} needs an existing poolId`);
+    const down = new Set(w.state.poolsDown ?? []);
+    if (event === 'server.down') down.add(poolId);
+    if (event === 'server.up') down.delete(poolId);
+    w.state.poolsDown = [...down];
+    await w.proxies?.syncPool(poolId, event === 'server.ip_changed' && !w.proxies.perPool);
+  }
 }
 
 /** The `data` of an operator event, from the trigger body (extra fields override the defaults). */
@@ -85,7 +125,7 @@ function eventData(w: World, event: string, b: Record<string, unknown>): Record<
     case 'server.ip_changed': {
       const p = needPool();
       const oldIp = p.host;
-      const newIp = typeof b.newIp === 'string' ? b.newIp : `203.0.113.${1 + Math.floor(Math.random() * 254)}`;
+      const newIp = newPoolIp(w, b.newIp);
       p.host = newIp;
       w.state.poolHosts[p.poolId] = newIp;
       for (const u of w.state.units.values()) if (u.poolId === p.poolId) u.ip = newIp;
@@ -98,22 +138,33 @@ function eventData(w: World, event: string, b: Record<string, unknown>): Record<
   }
 }
 
-export function trigger(w: World, req: ApiRequest): Reply {
+export async function trigger(w: World, req: ApiRequest): Promise<Reply> {
   const b = bodyObject(req.body, true);
   const event = b.event;
+  if (typeof event === 'string' && (RESTORE_EVENTS as readonly string[]).includes(event)) {
+    await applyToProxies(w, event, b);
+    w.persist();
+    const data = event === 'unit.up' ? { proxyRef: b.proxyRef } : { poolCode: b.poolId, affectedUnits: affectedUnits(w, String(b.poolId)) };
+    return { status: 202, body: { event, data, deliveries: [] } };
+  }
   if (typeof event !== 'string' || !(EVENTS as readonly string[]).includes(event))
-    throw badRequest(`event must be one of ${EVENTS.join(', ')}`);
+    throw badRequest(`event must be one of ${[...EVENTS, ...RESTORE_EVENTS].join(', ')}`);
   const data = eventData(w, event, b);
+  await applyToProxies(w, event, b);
+  // The proxies listen at their new address before the event names their ports.
+  if (event === 'server.ip_changed') data.affectedUnits = affectedUnits(w, String(data.poolCode));
   const d = w.emit(event, data);
   w.persist();
   return { status: 202, body: { event, data, deliveries: d ? [publicDelivery(d)] : [] } };
 }
 
-export function advance(w: World, req: ApiRequest): Reply {
+export async function advance(w: World, req: ApiRequest): Promise<Reply> {
   const seconds = bodyObject(req.body, true).seconds;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw badRequest('seconds must be a number >= 0');
   w.clock.advance(seconds);
   w.deliverer.recheck();
+  // Units that expired stop listening before the answer.
+  await w.proxies?.sweep();
   // Persist the new time too: a restart must not bring expired units back to life.
   w.persist();
   return { status: 200, body: { now: w.clock.nowIso() } };

@@ -24,19 +24,23 @@ export async function extendUnit(w: World, req: ApiRequest): Promise<Reply> {
   u.lastExtended = w.clock.now();
   u.period = period;
   u.pricePaid = Math.round((u.pricePaid + price) * 100) / 100;
+  // An expired unit's proxy listens again (on its old port when free).
+  await w.proxies?.sync(u);
   w.settle(price);
   w.emit('unit.extended', { proxyRef: u.proxyRef, period, pricePaid: price, expiresAt: iso(u.expiresAt) });
   w.persist();
   return { status: 200, body: { proxyRef: u.proxyRef, expiresAt: iso(u.expiresAt), extended: true } };
 }
 
-export function swapUnit(w: World, req: ApiRequest): Reply {
+export async function swapUnit(w: World, req: ApiRequest): Promise<Reply> {
   const b = bodyObject(req.body, true);
   const u = findUnit(w, req.params.proxyRef, { activeOnly: true });
   if (typeof b.newPoolId !== 'string' || b.newPoolId === '') throw badRequest('newPoolId is required (a poolId from GET /pools)');
   const pool = availablePool(w, b.newPoolId, 'pool_not_found');
   u.swapCount += 1;
   Object.assign(u, placement(pool, u.seq, u.swapCount), { lastSwap: w.clock.now() });
+  // The proxy moves: the old port stops answering, the new one (in the answer) listens.
+  await w.proxies?.sync(u, { freshPort: true });
   w.emit('unit.swapped', { proxyRef: u.proxyRef });
   w.persist();
   const { proxyRef, poolId, provider, ip, port, protocol, credentials } = u;
@@ -72,5 +76,7 @@ export function changeProtocol(w: World, req: ApiRequest): Reply {
 }
 
 export function unitUsage(w: World, req: ApiRequest): Reply {
-  return { status: 200, body: usageRecord(findUnit(w, req.params.proxyRef), w.clock.now()) };
+  const u = findUnit(w, req.params.proxyRef);
+  w.proxies?.flush(u);
+  return { status: 200, body: usageRecord(u, w.clock.now(), w.o.proxies) };
 }

@@ -148,6 +148,8 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
     releasedAt: null,
   };
   w.state.units.set(u.proxyRef, u);
+  // Its proxy listens before the answer names its port.
+  await w.proxies?.sync(u, { freshPort: true });
   w.settle(price);
   w.emit('unit.created', { proxyRef: u.proxyRef, poolId: u.poolId, period, pricePaid: price });
   const reply = { status: 201, body: unitView(u, now) };
@@ -194,9 +196,10 @@ export function modifyUnit(w: World, req: ApiRequest): Reply {
   return { status: 200, body: { proxyRef: u.proxyRef, modified: true } };
 }
 
-export function releaseUnit(w: World, req: ApiRequest): Reply {
+export async function releaseUnit(w: World, req: ApiRequest): Promise<Reply> {
   const u = findUnit(w, req.params.proxyRef);
   u.releasedAt = w.clock.now();
+  await w.proxies?.sync(u);
   w.emit('unit.released', { proxyRef: u.proxyRef });
   w.persist();
   return { status: 200, body: { proxyRef: u.proxyRef, removed: true } };

@@ -1,0 +1,12 @@
+// `proxyctl config …`: settings stored with a profile (today: check-target). The key and base URL
+// stay with `login`; definitions in <verb>.command.ts.
+import { Command } from '../commander.js';
+import { defineCommand } from '../action.js';
+import get from './get.command.js';
+import set from './set.command.js';
+import unset from './unset.command.js';
+
+export default defineCommand({
+  command: () => new Command('config').description("settings stored with the profile (check-target: units check's default target)"),
+  subcommands: [set, get, unset],
+});

@@ -1,0 +1,11 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+
+const command = () => new Command('unset').description("remove a profile's setting").argument('<key>', 'setting name: check-target');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: ['proxyctl config unset check-target'],
+  load: async () => (await import('./settings.js')).unset,
+});

@@ -1,0 +1,26 @@
+import { Command } from '../commander.js';
+import { defineCommand, type InputOf } from '../action.js';
+import { pool, protocol } from '../options.js';
+
+const command = () =>
+  new Command('check')
+    .description('connect through units and request a target: does each proxy carry traffic? (exit 10 if any fails)')
+    .argument('[refs...]', 'unit references')
+    .option('--all', 'every active unit')
+    .addOption(pool('every active unit of this pool'))
+    .option('--from-file <file>', 'connection lines to check (ip:port:user:pass, ip:port, user:pass@ip:port, socks5://…, http://…)')
+    .addOption(protocol('protocol of --from-file lines that do not say (default: try socks5, then http)'))
+    .option('--target <url>', 'URL to request through each unit (default: config check-target, or the sandbox echo)')
+    .option('--concurrency <n>', 'checks at once, 1 to 256', '8')
+    .addHelpText('after', '\nThe global --timeout S bounds each check, from connecting to the whole answer (default 10 s here).');
+export type Input = InputOf<typeof command>;
+
+export default defineCommand({
+  command,
+  examples: [
+    'proxyctl units check --all',
+    'proxyctl units check PRX-1 PRX-2 --target https://example.com/ --timeout 5',
+    'proxyctl units check --from-file proxies.txt --concurrency 32 -o json',
+  ],
+  load: async () => (await import('./check.js')).default,
+});

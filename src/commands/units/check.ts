@@ -1,0 +1,158 @@
+// `units check [REF...] [--all] [--pool ID] [--from-file FILE]`: a request through every unit to a
+// target, with the unit's own protocol and credentials. Everything that can be wrong with the input
+// (flags, the file's lines, no target) is exit 2 before any connection; then the checks run with
+// bounded concurrency and a progress bar, and the results print as a table or for scripts.
+// Exit 0 when every check passed, 10 when any failed, 130 after Ctrl-C (what finished is printed).
+import { readFile } from 'node:fs/promises';
+import type { Input } from './check.command.js';
+import type { Context } from '../../context/index.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { assertFormats, printList, type View } from '../../output/index.js';
+import { printCheckSummary, progressRenderer } from '../../output/progress.js';
+import { runBulk } from '../../units/bulk.js';
+import {
+  CheckFailed,
+  candidateFromLine,
+  candidateFromUnit,
+  checkCandidate,
+  failedResult,
+  summarise,
+  type Candidate,
+  type CheckResult,
+} from '../../units/check.js';
+import { parseConnLines } from '../../units/conn-lines.js';
+import { normalisePoolIdFlag } from '../../units/catalogue-ids.js';
+import { parseProtocol, parseRefs } from '../../units/validate.js';
+import type { Unit } from '../../units/types.js';
+import { ApiError } from '../../errors.js';
+import { parseInteger } from '../options.js';
+import { resolveCheckTarget } from './check-target.js';
+import { userAgent } from '../../version.js';
+import * as shapes from '../../api/shapes.js';
+
+/** Per check, when --timeout is not given: a dead proxy should not hold a lane for the API's 30 s. */
+export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
+export const MAX_CONCURRENCY = 256;
+
+/** Where the units come from: refs, the API's list, or a file's lines. */
+type Source = { kind: 'refs'; refs: string[] } | { kind: 'list'; poolId: string | undefined } | { kind: 'file'; candidates: Candidate[] };
+
+const label = (r: Pick<CheckResult, 'ref' | 'line'>) => r.ref ?? `line ${r.line}`;
+
+export const checkView: View<CheckResult> = {
+  columns: [
+    { header: 'unit', value: label, format: (r, p) => p.bold(label(r)), priority: 0 },
+    { header: 'ip', value: (r) => r.ip, priority: 2 },
+    { header: 'port', value: (r) => r.port, priority: 2 },
+    { header: 'protocol', value: (r) => r.protocol, priority: 3 },
+    { header: 'ok', value: (r) => (r.ok ? 'ok' : 'FAIL'), format: (r, p) => (r.ok ? p.green('ok') : p.red('FAIL')), priority: 0 },
+    { header: 'status', value: (r) => r.status, priority: 4 },
+    { header: 'ms', value: (r) => r.latencyMs, priority: 1 },
+    { header: 'exit ip', value: (r) => r.exitIp, priority: 3 },
+    { header: 'error', value: (r) => r.error, format: (r, p) => (r.error ? p.red(r.error) : ''), priority: 0 },
+  ],
+};
+
+async function readSource(args: string[], f: Input['flags']): Promise<Source> {
+  const given = [args.length > 0 && 'REF', (f.all || f.pool !== undefined) && '--all/--pool', f.fromFile !== undefined && '--from-file'];
+  const used = given.filter((g): g is string => typeof g === 'string');
+  if (used.length === 0) {
+    throw new UsageError('say which units to check: REF..., --all, --pool ID or --from-file FILE');
+  }
+  if (used.length > 1) throw new UsageError(`check one source at a time, not ${used.join(' and ')}`);
+  if (f.protocol !== undefined && f.fromFile === undefined) {
+    throw new UsageError('--protocol applies to --from-file lines; units from the API carry their own');
+  }
+  if (f.fromFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(f.fromFile, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read --from-file ${f.fromFile}: ${(err as Error).message}`);
+    }
+    const protocol = f.protocol === undefined ? undefined : parseProtocol(f.protocol);
+    const lines = parseConnLines(text, protocol);
+    if (lines.length === 0) throw new UsageError(`--from-file ${f.fromFile} has no connection lines`);
+    return { kind: 'file', candidates: lines.map(candidateFromLine) };
+  }
+  if (args.length > 0) return { kind: 'refs', refs: parseRefs(args) };
+  return { kind: 'list', poolId: normalisePoolIdFlag(f.pool) };
+}
+
+/** --timeout when given (it is a global option), else the check's own default. */
+function checkTimeoutMs(input: Input): number {
+  const raw = (input.command.optsWithGlobals() as { timeout?: unknown }).timeout;
+  return raw === undefined ? DEFAULT_CHECK_TIMEOUT_MS : input.ctx.globals.timeoutMs;
+}
+
+export default async function handler(input: Input): Promise<number> {
+  const {
+    args: [refs],
+    flags,
+    ctx,
+  } = input;
+  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+  const concurrency = parseInteger(flags.concurrency, '--concurrency', 1, MAX_CONCURRENCY);
+  const timeoutMs = checkTimeoutMs(input);
+  const source = await readSource(refs, flags);
+  const target = await resolveCheckTarget(ctx, flags.target);
+  // Credentials are needed for anything but a file: missing ones stop the run here, not per unit.
+  if (source.kind !== 'file') await ctx.api();
+
+  // The items: a file's lines and the API's list are known up front; refs are read as they are checked.
+  let items: (Candidate | string)[];
+  if (source.kind === 'file') items = source.candidates;
+  else if (source.kind === 'refs') items = source.refs;
+  else {
+    const api = await ctx.api();
+    items = [];
+    for await (const u of api.all<Unit>('/units', shapes.unit, { poolId: source.poolId, pageSize: 200 })) items.push(candidateFromUnit(u));
+    if (items.length === 0) {
+      ctx.notice(source.poolId ? `No active units in pool ${source.poolId}.` : 'No active units.');
+      return ExitCode.ok;
+    }
+  }
+
+  const opts = { target, timeoutMs, signal: ctx.signal, userAgent: userAgent() };
+  const report = await runBulk(
+    ctx,
+    items,
+    {
+      verb: 'checked',
+      concurrency,
+      label: (it) => (typeof it === 'string' ? it : label(it)),
+      describe: (r) => `${label(r as CheckResult)} ok (${(r as CheckResult).latencyMs} ms)`,
+      onEvent: progressRenderer(ctx),
+    },
+    async (it) => {
+      const candidate = typeof it === 'string' ? await unitByRef(ctx, it) : it;
+      const result =
+        typeof candidate === 'string'
+          ? failedResult({ ref: it as string, line: null }, 'not_found', candidate)
+          : await checkCandidate(candidate, opts);
+      if (!result.ok) throw new CheckFailed(result);
+      return result;
+    },
+  );
+  const results = report.outcomes.map((o) => {
+    if (o.ok) return o.value;
+    if (o.error instanceof CheckFailed) return o.error.result;
+    throw o.error;
+  });
+  await printList(ctx, results, checkView);
+  const summary = summarise(results, report.notStarted);
+  printCheckSummary(ctx, summary);
+  if (report.interrupted) return ExitCode.interrupted;
+  return summary.failed > 0 ? ExitCode.partialFailure : ExitCode.ok;
+}
+
+/** The unit, or why there is none (a ref the API does not know is that row's failure, not the run's). */
+async function unitByRef(ctx: Context, ref: string): Promise<Candidate | string> {
+  const api = await ctx.api();
+  try {
+    return candidateFromUnit(await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return `the API has no unit ${ref}`;
+    throw err;
+  }
+}
