@@ -246,7 +246,7 @@ export class ApiClient {
     try {
       raw = await send({ method, url, headers, body, signal }, { env: this.opts.env, timeoutMs: this.opts.timeoutMs });
     } catch (err) {
-      budgets.forEach((b, i) => b.update(undefined, tickets[i]));
+      for (const [i, b] of budgets.entries()) b.update(undefined, tickets[i]);
       this.trace(`✗ ${method} ${url} ${(err as Error).message} ${this.now() - started}ms`);
       throw err;
     } finally {
@@ -256,7 +256,7 @@ export class ApiClient {
     // An uptime response carries the uptime window's headers: they seed the uptime budget only,
     // while the account-wide budget just counts the request.
     const own = budgets[budgets.length - 1]!;
-    budgets.forEach((b, i) => b.update(b === own ? rate : undefined, tickets[i]));
+    for (const [i, b] of budgets.entries()) b.update(b === own ? rate : undefined, tickets[i]);
     const requestId = raw.headers['x-request-id'];
     this.trace(`← ${raw.status} ${method} ${url} request-id=${requestId ?? '-'} ${this.now() - started}ms`);
     return this.interpret<T>(raw, url, shape, budgets);
