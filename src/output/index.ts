@@ -113,11 +113,6 @@ function tsvField(s: string): string {
   return s.replace(/[\t\r\n]+/g, ' ');
 }
 
-async function* iterate<T>(items: T[] | AsyncIterable<T>): AsyncGenerator<T> {
-  if (Array.isArray(items)) yield* items;
-  else yield* items;
-}
-
 /** Renders a list (an array, or an async iterable streamed page by page). Returns the item count. */
 export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, view: View<T> = {}): Promise<number> {
   const mode = outputMode(ctx);
@@ -127,7 +122,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
     switch (mode) {
       case 'json': {
         // Streamed as a valid JSON array, so `--all` never holds every page in memory.
-        for await (const item of iterate(items)) {
+        for await (const item of items) {
           out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
           count += 1;
         }
@@ -135,14 +130,14 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
         break;
       }
       case 'jsonl':
-        for await (const item of iterate(items)) {
+        for await (const item of items) {
           out.write(`${JSON.stringify(item)}\n`);
           count += 1;
         }
         break;
       case 'conn': {
         if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
-        for await (const item of iterate(items)) {
+        for await (const item of items) {
           const line = view.conn(escapeDeep(item));
           if (line) out.write(`${line}\n`);
           count += 1;
@@ -151,7 +146,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
       }
       case 'csv': {
         let header: string[] | undefined;
-        for await (const item of iterate(items)) {
+        for await (const item of items) {
           const flat = flatten(escapeDeep(item));
           if (!header) {
             header = Object.keys(flat);
@@ -164,7 +159,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
       }
       case 'tsv': {
         let cols: Column<T>[] | undefined = view.columns;
-        for await (const item of iterate(items)) {
+        for await (const item of items) {
           const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
           cols = use;
           const shown = escapeDeep(item as T);
@@ -175,7 +170,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
       }
       case 'table': {
         const rows: T[] = [];
-        for await (const item of iterate(items)) rows.push(item);
+        for await (const item of items) rows.push(item);
         count = rows.length;
         if (rows.length > 0) out.write(`${await renderTable(ctx, rows, view.columns ?? genericColumns(rows))}\n`);
         break;
