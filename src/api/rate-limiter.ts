@@ -146,17 +146,21 @@ export class RateBudget {
 
   /** Sleeps `ms`, or less when an answer arrives meanwhile (it may change what we know). */
   private untilAnswerOr(ms: number, signal?: AbortSignal): Promise<void> {
+    // The sleep listens to our own signal, which the caller's abort also fires (no AbortSignal.any:
+    // a bulk run may wait thousands of times).
     const woken = new AbortController();
-    const both = signal ? AbortSignal.any([signal, woken.signal]) : woken.signal;
+    const onAbort = () => woken.abort();
+    if (signal?.aborted) woken.abort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     return new Promise<void>((resolve, reject) => {
       this.answered = () => {
-        this.answered = undefined;
         resolve();
         woken.abort();
       };
-      this.sleep(Math.max(0, ms), both).then(resolve, (err) => (woken.signal.aborted && !signal?.aborted ? resolve() : reject(err)));
+      this.sleep(Math.max(0, ms), woken.signal).then(resolve, (err) => (signal?.aborted ? reject(err) : resolve()));
     }).finally(() => {
       this.answered = undefined;
+      signal?.removeEventListener('abort', onAbort);
     });
   }
 
