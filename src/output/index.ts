@@ -113,71 +113,108 @@ function tsvField(s: string): string {
   return s.replace(/[\t\r\n]+/g, ' ');
 }
 
+/**
+ * What printList writes to stdout, gathered for one turn of the event loop and written at once:
+ * a streamed page of 200 units is one write() rather than 200 (10,000 single writes were about a
+ * third of `units list --all -o conn`'s time, bench/RESULTS.md). Everything gathered is written
+ * as soon as the loop waits (for the next page, say), at 64 KiB, and by flush() at the end, so a
+ * stream still shows each page as it arrives.
+ */
+class LineBatch {
+  private buffered = '';
+  private scheduled = false;
+
+  constructor(private readonly out: Writable) {}
+
+  write(text: string): void {
+    this.buffered += text;
+    if (this.buffered.length >= 65_536) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  flush(): void {
+    if (this.buffered === '') return;
+    const text = this.buffered;
+    this.buffered = '';
+    this.out.write(text);
+  }
+}
+
 /** Renders a list (an array, or an async iterable streamed page by page). Returns the item count. */
 export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, view: View<T> = {}): Promise<number> {
-  const mode = outputMode(ctx);
   const out = new LineBatch(ctx.io.stdout);
-  let count = 0;
   try {
-    switch (mode) {
-      case 'json': {
-        // Streamed as a valid JSON array, so `--all` never holds every page in memory.
-        for await (const item of items) {
-          out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
-          count += 1;
-        }
-        out.write(count === 0 ? '[]\n' : '\n]\n');
-        break;
-      }
-      case 'jsonl':
-        for await (const item of items) {
-          out.write(`${JSON.stringify(item)}\n`);
-          count += 1;
-        }
-        break;
-      case 'conn': {
-        if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
-        for await (const item of items) {
-          const line = view.conn(escapeDeep(item));
-          if (line) out.write(`${line}\n`);
-          count += 1;
-        }
-        break;
-      }
-      case 'csv': {
-        let header: string[] | undefined;
-        for await (const item of items) {
-          const flat = flatten(escapeDeep(item));
-          if (!header) {
-            header = Object.keys(flat);
-            out.write(`${header.map(csvField).join(',')}\n`);
-          }
-          out.write(`${header.map((k) => csvField(flat[k])).join(',')}\n`);
-          count += 1;
-        }
-        break;
-      }
-      case 'tsv': {
-        let cols: Column<T>[] | undefined = view.columns;
-        for await (const item of items) {
-          const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
-          cols = use;
-          const shown = escapeDeep(item as T);
-          out.write(`${use.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
-          count += 1;
-        }
-        break;
-      }
-      case 'table': {
-        const rows: T[] = [];
-        for await (const item of items) rows.push(item);
-        count = rows.length;
-        if (rows.length > 0) out.write(`${await renderTable(ctx, rows, view.columns ?? genericColumns(rows))}\n`);
-        break;
-      }
-    }
+    return await printListTo(out, ctx, items, view);
   } finally {
     out.flush();
+  }
+}
+
+async function printListTo<T>(out: LineBatch, ctx: Context, items: T[] | AsyncIterable<T>, view: View<T>): Promise<number> {
+  const mode = outputMode(ctx);
+  let count = 0;
+  switch (mode) {
+    case 'json': {
+      // Streamed as a valid JSON array, so `--all` never holds every page in memory.
+      for await (const item of items) {
+        out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
+        count += 1;
+      }
+      out.write(count === 0 ? '[]\n' : '\n]\n');
+      break;
+    }
+    case 'jsonl':
+      for await (const item of items) {
+        out.write(`${JSON.stringify(item)}\n`);
+        count += 1;
+      }
+      break;
+    case 'conn': {
+      if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
+      for await (const item of items) {
+        const line = view.conn(escapeDeep(item));
+        if (line) out.write(`${line}\n`);
+        count += 1;
+      }
+      break;
+    }
+    case 'csv': {
+      let header: string[] | undefined;
+      for await (const item of items) {
+        const flat = flatten(escapeDeep(item));
+        if (!header) {
+          header = Object.keys(flat);
+          out.write(`${header.map(csvField).join(',')}\n`);
+        }
+        out.write(`${header.map((k) => csvField(flat[k])).join(',')}\n`);
+        count += 1;
+      }
+      break;
+    }
+    case 'tsv': {
+      let cols: Column<T>[] | undefined = view.columns;
+      for await (const item of items) {
+        const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
+        cols = use;
+        const shown = escapeDeep(item as T);
+        out.write(`${use.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
+        count += 1;
+      }
+      break;
+    }
+    case 'table': {
+      const rows: T[] = [];
+      for await (const item of items) rows.push(item);
+      count = rows.length;
+      if (rows.length > 0) out.write(`${await renderTable(ctx, rows, view.columns ?? genericColumns(rows))}\n`);
+      break;
+    }
   }
   if (count === 0 && view.empty) ctx.notice(view.empty);
   return count;
@@ -289,37 +326,4 @@ export async function withSpinner<R>(ctx: Context, text: string, fn: () => Promi
 function tsvPairs(key: string, value: unknown): [string, unknown][] {
   const pairs = Object.entries(flatten(value, key));
   return pairs.length ? pairs : [[key, value]];
-}
-
-/**
- * What printList writes to stdout, gathered for one turn of the event loop and written at once:
- * a streamed page of 200 units is one write() rather than 200 (10,000 single writes were about a
- * third of `units list --all -o conn`'s time, bench/RESULTS.md). Everything gathered is written
- * as soon as the loop waits (for the next page, say), at 64 KiB, and by flush() at the end, so a
- * stream still shows each page as it arrives.
- */
-class LineBatch {
-  private buffered = '';
-  private scheduled = false;
-
-  constructor(private readonly out: Writable) {}
-
-  write(text: string): void {
-    this.buffered += text;
-    if (this.buffered.length >= 65_536) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.flush();
-      });
-    }
-  }
-
-  flush(): void {
-    if (this.buffered === '') return;
-    const text = this.buffered;
-    this.buffered = '';
-    this.out.write(text);
-  }
 }
