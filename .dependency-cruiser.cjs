@@ -1,6 +1,6 @@
 // The layer rules of docs/architecture.md, checked by `npm run lint:deps` (part of `npm test`).
 // Layers, top to bottom: cli → main → commands → context → units/webhooks → api/config/output →
-// leaf (errors, io, version, in-flight, globals). A module may import its own layer or any layer
+// leaf (errors, io, version, in-flight, globals); src/sdk.ts is a second entry beside cli/main. A module may import its own layer or any layer
 // below it, never one above; src/sandbox stands alone. Type-only and dynamic imports count too.
 const LEAF = '^src/(errors|io|version|in-flight|globals)[.]ts$';
 const upward = (name, from, forbidden) => ({
@@ -19,6 +19,21 @@ module.exports = {
     upward('context-imports-upward', '^src/context/', '^src/(commands|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('commands-import-upward', '^src/commands/', '^src/(main|cli)[.]ts$'),
     upward('main-imports-cli', '^src/main[.]ts$', '^src/cli[.]ts$'),
+    {
+      name: 'sdk-is-an-entry',
+      severity: 'error',
+      comment: "src/sdk.ts is the package's import entry (dist/sdk.js); nothing in src imports it",
+      from: { pathNot: '^src/sdk[.]ts$' },
+      to: { path: '^src/sdk[.]ts$' },
+    },
+    {
+      name: 'sdk-stays-headless',
+      severity: 'error',
+      comment:
+        'src/sdk.ts wraps the API client and the domain (units/) for code: no CLI wiring (context, commands, main, cli), no config dir, no printing, no sandbox',
+      from: { path: '^src/sdk[.]ts$' },
+      to: { path: '^src/(context|commands|config|output|sandbox)/|^src/(main|cli)[.]ts$' },
+    },
     {
       name: 'sandbox-stands-alone',
       severity: 'error',

@@ -143,6 +143,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof PartialFailureError) return ExitCode.partialFailure;
   if (err instanceof SignatureError) return ExitCode.signatureInvalid;
   if (err instanceof NotAppliedError) return ExitCode.unavailable;
+  if (err instanceof NotFoundError) return ExitCode.notFound;
   return ExitCode.unexpected;
 }
 
@@ -225,3 +226,26 @@ export function notAppliedObject(err: NotAppliedError): Record<string, unknown> 
     ...(err.hint ? { hint: err.hint } : {}),
   };
 }
+
+/**
+ * What each exit code means: the one text behind `proxyctl help exit-codes` and the README's
+ * "Exit codes" table (test/help/exit-codes-environment.test.ts keeps the three in step).
+ */
+export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
+  0: 'success',
+  1: 'unexpected error (a bug)',
+  2: 'usage or validation error, refused or impossible confirmation',
+  3: 'authentication: key missing or invalid (401)',
+  4: 'permission: reseller mode disabled (403)',
+  5: 'not found (404), or no other available pool for `units swap --same-country`',
+  6: 'insufficient balance (402)',
+  7: 'rate limited after the retries allowed (429)',
+  8: 'conflict (409)',
+  9: "service unavailable: 5xx, network failure, timeout, or an answer that is not the API's (redirect, wrong shape, an error status this table does not list); or the API answered `extended`/`removed`/`modified: false` (never taken as done)",
+  10: 'partial failure of a bulk command',
+  11: 'webhook signature invalid',
+  130: 'interrupted (Ctrl-C); `webhook listen` and `webhook log --follow`, which run until Ctrl-C, exit 0',
+};
+
+/** Something the command needs does not exist on the server, found out client-side (not a 404). Exit 5. */
+export class NotFoundError extends CliError {}

@@ -59,3 +59,22 @@ export function parseInteger(raw: string | undefined, flag: string, min: number,
   const range = min <= Number.MIN_SAFE_INTEGER ? '' : max >= Number.MAX_SAFE_INTEGER ? ` from ${min} up` : ` from ${min} to ${max}`;
   throw new UsageError(`${flag} must be a whole number${range}, got "${raw}"`);
 }
+
+/**
+ * The environment variables proxyctl reads: the one list behind `proxyctl help environment`, the
+ * short list in `proxyctl --help` and the README's "Environment" table (kept in step by a test).
+ */
+export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
+  { name: 'PROXYCTL_API_KEY', meaning: "API key; overrides the profile's key (keys never go on the command line)" },
+  { name: 'PROXYCTL_BASE_URL', meaning: 'API base URL, without /api/reseller/v1 (--base-url)' },
+  { name: 'PROXYCTL_PROFILE', meaning: 'stored profile to use (--profile; default: the current one)' },
+  { name: 'PROXYCTL_CONFIG_DIR', meaning: 'directory of the config file (default: the OS config dir)' },
+  { name: 'PROXYCTL_DEBUG', meaning: 'set to 1: HTTP trace on stderr, the API key redacted (--debug)' },
+  { name: 'PROXYCTL_WEBHOOK_SECRET', meaning: 'webhook secret for `webhook verify` and `webhook listen` (--secret)' },
+  { name: 'NO_COLOR', meaning: 'no colour (--no-color)' },
+  { name: 'FORCE_COLOR', meaning: 'colour even when the output is not a terminal' },
+  { name: 'CI', meaning: 'set: never prompt (--no-input); a needed answer is a usage error (exit 2)' },
+  { name: 'HTTPS_PROXY', meaning: 'proxy for an https base URL (https_proxy also read)' },
+  { name: 'HTTP_PROXY', meaning: 'proxy for an http base URL (http_proxy also read)' },
+  { name: 'NO_PROXY', meaning: 'hosts reached without the proxy (no_proxy also read)' },
+];

@@ -14,6 +14,8 @@ export class InFlightRegistry {
   private readonly pending = new Set<PendingPurchase>();
   private readonly done: string[] = [];
   private readonly resumeKeys = new Set<string>();
+  /** Other work a second interrupt leaves unfinished (e.g. `webhook listen --exec` commands). */
+  private readonly tasks = new Set<{ what: string }>();
 
   /** Runs `send` with `p` registered as in flight until it settles either way. */
   async during<T>(p: PendingPurchase, send: () => Promise<T>): Promise<T> {
@@ -31,6 +33,13 @@ export class InFlightRegistry {
   bought(ref: string, resumeKey?: string): void {
     this.done.push(ref);
     if (resumeKey !== undefined) this.resumeKeys.add(resumeKey);
+  }
+
+  /** Registers running work by name until the returned function is called. */
+  task(what: string): () => void {
+    const entry = { what };
+    this.tasks.add(entry);
+    return () => this.tasks.delete(entry);
   }
 
   inFlight(): PendingPurchase[] {
@@ -56,6 +65,10 @@ export class InFlightRegistry {
     if (this.done.length || pending.length)
       for (const k of this.resumeKeys)
         lines.push(`re-run the same command with --idempotency-key ${k} to settle them and print every unit without paying twice`);
+    if (this.tasks.size) {
+      lines.push(`not finished (${this.tasks.size}), no longer waited for:`);
+      for (const t of this.tasks) lines.push(`  ${t.what}`);
+    }
     return `${lines.join('\n')}\n`;
   }
 }

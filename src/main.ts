@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { IO } from './io.js';
 import { shouldColor } from './io.js';
 import { OUTPUT_FORMATS, resolveGlobals } from './context/index.js';
+import { ENVIRONMENT } from './globals.js';
 import type { GlobalOptions } from './context/index.js';
 import { ApiError, CliError, ExitCode, InterruptedError, NotAppliedError, exitCodeFor, errorObject } from './errors.js';
 import { VERSION } from './version.js';
@@ -12,6 +13,7 @@ import { paintWhen } from './output/format.js';
 import type { Runtime } from './commands/action.js';
 import { examples, register } from './commands/action.js';
 import { commands } from './commands/index.js';
+import { TOPICS } from './commands/help/help.command.js';
 
 export interface MainOptions {
   /** Aborted on SIGINT by src/cli.ts. */
@@ -32,6 +34,7 @@ export function buildProgram(rt: Runtime): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .showSuggestionAfterError(true)
+    .optionsGroup('Global options:')
     .option('--profile <name>', 'stored profile to use (env PROXYCTL_PROFILE)')
     .option('--base-url <url>', 'API base URL, without /api/reseller/v1 (env PROXYCTL_BASE_URL)')
     .addOption(new Option('-o, --output <format>', 'output format').choices([...OUTPUT_FORMATS]))
@@ -50,12 +53,33 @@ export function buildProgram(rt: Runtime): Command {
         'proxyctl units create --pool US-12 --period 7d',
         'proxyctl units list --all -o conn > proxies.txt',
         'proxyctl pools --country US --json | jq -r ".[].poolId"',
-      ) +
-        '\nEnvironment: PROXYCTL_API_KEY, PROXYCTL_BASE_URL, PROXYCTL_PROFILE, PROXYCTL_CONFIG_DIR,\n' +
-        'PROXYCTL_DEBUG, NO_COLOR, FORCE_COLOR, CI. API keys are never accepted on the command line.\n',
+      ),
     );
   register(program, commands, rt);
+  program.addHelpText('after', helpTopics(program));
+  program.addHelpText('afterAll', ({ command }) => (command === program ? '' : globalFlagsLine(program)));
   return program;
+}
+
+/** The end of `proxyctl --help`: the help topics, and the environment in one line. */
+function helpTopics(program: Command): string {
+  const width = Math.max(...Object.keys(TOPICS).map((t) => t.length));
+  const topics = Object.entries(TOPICS).map(([name, about]) => `  ${name.padEnd(width)}  ${about} (proxyctl help ${name})`);
+  const env = `Environment: ${ENVIRONMENT.map((e) => e.name).join(', ')}. API keys are never accepted on the command line.`;
+  return `\nHelp topics:\n${topics.join('\n')}\n\n${wrapped(env, program)}`;
+}
+
+/** Under every subcommand's help: the global flags it also takes, named (they are described in `proxyctl --help`). */
+function globalFlagsLine(program: Command): string {
+  const flags = program.options
+    .filter((o) => o.long !== '--version' && o.long !== '--help')
+    .map((o) => (o.short ? `${o.short}/${o.long}` : o.long));
+  return `\n${wrapped(`Global options (see proxyctl --help): ${flags.join(', ')}.`, program)}`;
+}
+
+/** Text wrapped to the help's width, the way commander wraps descriptions. */
+function wrapped(text: string, program: Command): string {
+  return program.createHelp().boxWrap(text, 80);
 }
 
 export async function main(argv: readonly string[], io: IO, opts: MainOptions = {}): Promise<number> {

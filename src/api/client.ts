@@ -33,6 +33,9 @@ export type Query = Record<string, string | number | boolean | undefined | null>
 export interface RequestOptions {
   query?: Query | undefined;
   body?: unknown;
+  /** A body sent exactly as given, as JSON unless `headers` name a content-type (`proxyctl api --input`). */
+  rawBody?: string | undefined;
+  /** Extra headers, names in lower case; they never replace the API key (`proxyctl api -H` refuses it). */
   headers?: Record<string, string> | undefined;
   retry?: RetryPolicy | undefined;
   /** Defaults to the command's abort signal for reads and to none for writes, so Ctrl-C lets writes finish. */
@@ -228,13 +231,16 @@ export class ApiClient {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent,
-      'x-api-key': this.opts.apiKey,
       ...opts.headers,
+      'x-api-key': this.opts.apiKey,
     };
     let body: string | undefined;
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
+    } else if (opts.rawBody !== undefined) {
+      body = opts.rawBody;
+      headers['content-type'] ??= 'application/json';
     }
     const budgets = opts.budget === 'uptime' ? [this.budgets.main, this.budgets.uptime] : [this.budgets.main];
     const tickets: RateTicket[] = [];
@@ -280,7 +286,7 @@ export class ApiClient {
       throw apiErrorFrom(raw.status, parsed, requestId, retryAfter);
     }
     if (!ok) throw notTheApiError(answer);
-    return { status: raw.status, data: checkShape(answer, shape, parsed) as T, headers: raw.headers, requestId };
+    return { status: raw.status, data: checkShape(answer, shape, parsed) as T, headers: this.redacted(raw.headers), requestId };
   }
 
   /** Pages of a collection, fetched one at a time as the caller consumes them. */
@@ -301,6 +307,13 @@ export class ApiClient {
   /** Every item of a collection, streamed page by page. */
   async *all<T>(path: string, item: Shape, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<T> {
     for await (const page of this.pages<T>(path, item, query, opts)) yield* page.items;
+  }
+
+  /** Response headers with the API key redacted, should a server echo it (`proxyctl api -i` prints them). */
+  private redacted(headers: Record<string, string>): Record<string, string> {
+    const key = this.opts.apiKey;
+    if (!key || !Object.values(headers).some((v) => v.includes(key))) return headers;
+    return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.split(key).join('[REDACTED]')]));
   }
 
   private trace(line: string): void {

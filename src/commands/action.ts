@@ -70,6 +70,8 @@ export interface CommandDefinition<Args extends unknown[] = unknown[], Flags ext
   load?: () => Promise<Handler<Args, Flags>>;
   /** Run when the parent is given no subcommand (`proxyctl pools` = `pools list`). */
   isDefault?: boolean;
+  /** The heading it is listed under in its parent's help ("Units:"); set with `inGroup`. */
+  group?: string;
   subcommands?: readonly AnyDefinition[];
 }
 
@@ -109,6 +111,7 @@ export function register(parent: PlainCommand | CommandUnknownOpts, defs: readon
     // What `parent.command(name)` would inherit: output, exit override, help option, suggestions.
     cmd.copyInheritedSettings(parent as CommandUnknownOpts);
     if (def.examples?.length) cmd.addHelpText('after', examples(...def.examples));
+    if (def.group) cmd.helpGroup(def.group);
     const { run, load } = def;
     if (run) cmd.action(lazyAction(rt, async () => run));
     else if (load) cmd.action(lazyAction(rt, load));
@@ -137,7 +140,12 @@ async function print(ctx: Context, result: Shown): Promise<number> {
   return finished(ctx);
 }
 
-/** Help text with examples, appended after the options list. */
+/** Help text with examples, appended after the options list (commander adds the last newline). */
 export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`;
+}
+
+/** Lists definitions under one heading in their parent's help (commander's help groups). */
+export function inGroup(heading: string, defs: readonly AnyDefinition[]): AnyDefinition[] {
+  return defs.map((d) => ({ ...d, group: `${heading}:` }));
 }

@@ -1,27 +1,26 @@
-// Every command, in help order: one line per group or top-level verb. A group's own index.ts
-// lists its verbs; each verb is a definition in its <verb>.command.ts (see action.ts).
-import type { AnyDefinition } from './action.js';
+// Every command, in help order, under the headings of `proxyctl --help` (commander's help
+// groups): one line per noun or top-level verb. A noun's own index.ts lists its verbs; each verb
+// is a definition in its <verb>.command.ts (see action.ts).
+import { type AnyDefinition, inGroup } from './action.js';
 import { raw } from './api/index.js';
 import { catalogue } from './catalogue/index.js';
 import completion from './completion/print.command.js';
+import help from './help/help.command.js';
 import { session } from './login/index.js';
 import { account, me } from './me/index.js';
 import pools from './pools/index.js';
 import profiles from './profiles/index.js';
 import sandbox from './sandbox/index.js';
+import status from './status/status.command.js';
 import units from './units/index.js';
 import webhook from './webhook/index.js';
 
 export const commands: readonly AnyDefinition[] = [
-  ...session,
-  profiles,
-  me,
-  account,
-  ...catalogue,
-  pools,
-  units,
-  webhook,
-  ...raw,
-  completion,
-  sandbox,
+  ...inGroup('Units', [units]),
+  ...inGroup('Catalogue', [...catalogue, pools]),
+  ...inGroup('Account', [me, account, status]),
+  ...inGroup('Webhooks', [webhook]),
+  ...inGroup('Sandbox', [sandbox]),
+  ...inGroup('Setup', [...session, profiles, completion]),
+  ...inGroup('Tooling', [...raw, help]),
 ];

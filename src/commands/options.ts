@@ -44,3 +44,13 @@ export function askedIfMissing<O extends InstanceType<typeof Option>>(o: O): O {
   o.description = `${o.description} (required; asked in a terminal if left out)`;
   return o;
 }
+
+/** `-o conn` lines as a customer's software wants them (src/output/conn.ts); implies -o conn. */
+export const connFormat = () =>
+  new Option(
+    '--conn-format <format>',
+    '-o conn lines as: colon (ip:port:user:pass, the default), at (user:pass@ip:port), url (socks5://user:pass@ip:port) or a template of {ip} {port} {user} {pass} {protocol} {ref} {pool} {country} {expiresAt}; implies -o conn',
+  );
+
+/** Only units whose description contains this text (any case); matched here, after paging. */
+export const descriptionContains = (help: string) => new Option('--description-contains <text>', help);

@@ -105,3 +105,25 @@ export function paintWhen(on: boolean): Paint {
     styleText(format, s, { validateStream: false });
   return { bold: style('bold'), dim: style('dim'), red: style('red'), green: style('green'), yellow: style('yellow'), cyan: style('cyan') };
 }
+
+/** Expiry as people say it: "in 3h 12m", or "expired". */
+export function relativeTime(secondsLeft: number): string {
+  const d = humanDuration(secondsLeft);
+  return d === 'expired' || d === '-' ? d : `in ${d}`;
+}
+
+const SPARKS = '▁▂▃▄▅▆▇█';
+
+/**
+ * One block per value in [0, 1] (null: a gap, "·"). The scale starts at `floor`, so 95 % and
+ * 100 % uptime look different, as they should.
+ */
+export function sparkline(values: (number | null)[], floor = 0): string {
+  return values
+    .map((v) => {
+      if (v === null || !Number.isFinite(v)) return '·';
+      const f = Math.min(Math.max((v - floor) / (1 - floor), 0), 1);
+      return SPARKS[Math.round(f * (SPARKS.length - 1))]!;
+    })
+    .join('');
+}

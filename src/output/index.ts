@@ -327,3 +327,4 @@ function tsvPairs(key: string, value: unknown): [string, unknown][] {
   const pairs = Object.entries(flatten(value, key));
   return pairs.length ? pairs : [[key, value]];
 }
+export * from './status.js';

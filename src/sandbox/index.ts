@@ -29,14 +29,29 @@ export interface Sandbox {
   advance(seconds: number): void;
   /** Resolves once no webhook attempt is in progress. */
   deliveriesIdle(): Promise<void>;
+  /** The requests received so far (the last 1,000), oldest first: for tests that count them. */
+  requestLog(): readonly LoggedRequest[];
   close(): Promise<void>;
 }
+
+export interface LoggedRequest {
+  method: string;
+  /** The path and query as sent. */
+  url: string;
+}
+
+const REQUEST_LOG_SIZE = 1000;
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const o = resolveOptions(opts);
   const world = new World(o);
   const pipeline = new RequestPipeline(world);
-  const server: Server = createServer({ keepAliveTimeout: 5000 }, pipeline.handle);
+  const log: LoggedRequest[] = [];
+  const server: Server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+    log.push({ method: req.method ?? '', url: req.url ?? '' });
+    if (log.length > REQUEST_LOG_SIZE) log.shift();
+    pipeline.handle(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => {
@@ -65,6 +80,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       world.deliverer.recheck();
     },
     deliveriesIdle: () => world.deliverer.idle(),
+    requestLog: () => [...log],
     close() {
       closed ??= new Promise<void>((resolve) => {
         world.deliverer.close();

@@ -43,7 +43,7 @@ export interface BulkOptions<T> {
 }
 
 export async function runBulk<T, R>(
-  ctx: Context,
+  ctx: Pick<Context, 'signal'>,
   items: readonly T[],
   opts: BulkOptions<T>,
   worker: (item: T, index: number) => Promise<R>,
@@ -146,8 +146,10 @@ export async function printOutcomes<R>(
   report: BulkReport<R>,
   views: { one: View<R>; many: View<R> },
   failureRow: (o: Outcome<R> & { ok: false }) => Record<string, unknown>,
+  /** Always a list, even of one item (a batch chosen by a selection, not named one by one). */
+  list = false,
 ): Promise<void> {
-  if (report.total === 1) {
+  if (report.total === 1 && !list) {
     const only = report.outcomes[0];
     if (only?.ok) await printObject(ctx, only.value, views.one);
     return;

@@ -1,7 +1,7 @@
 // The price of a purchase against the balance, checked before anything is bought: a batch that
 // cannot be paid in full stops here (exit 6) instead of buying half of it.
 import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { money } from '../output/index.js';
 import * as shapes from '../api/shapes.js';
 import { itemsBoughtEarlier } from './create-safely.js';
@@ -91,4 +91,22 @@ export async function planPurchase(api: ApiClient, input: CreateInput): Promise<
   const pool = await availablePool(api, input.body.poolId);
   const q = await quote(api, priceFor(pool.prices, input.body.period, `pool ${input.body.poolId}`), toBuy);
   return { earlier, replayed, toBuy, quote: q };
+}
+
+/** A USD amount typed on the command line ("50", "12.5", "0.99"): cents at most, never negative. */
+export function parseUsd(raw: string | undefined, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const s = raw.trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(s) || !Number.isFinite(Number(s)))
+    throw new UsageError(`${flag} must be an amount in USD such as 50 or 12.50, got "${raw}"`);
+  return Number(s);
+}
+
+/** The user's own ceiling: a total above --max-spend is refused (exit 2) before anything is charged. */
+export function assertWithinMaxSpend(q: Quote, maxSpend: number | undefined, what: string): void {
+  if (maxSpend === undefined || cents(q.total) <= cents(maxSpend)) return;
+  throw new UsageError(`${what} costs ${money(q.total)}, more than --max-spend ${money(maxSpend)}; nothing was charged`, {
+    code: 'max_spend_exceeded',
+    hint: 'raise --max-spend, or select fewer units (--pool, --description-contains, a smaller --expiring-within)',
+  });
 }

@@ -1,5 +1,5 @@
 // How units look in tables and as connection strings (-o conn).
-import { cell, connString, humanDuration, money, type Column, type View } from '../output/index.js';
+import { cell, connString, humanDuration, money, relativeTime, type Column, type View } from '../output/index.js';
 import type { Unit } from './types.js';
 
 function timeLeft(u: Unit): number | undefined {
@@ -25,6 +25,12 @@ export const UNIT_COLUMNS: Column<Unit>[] = [
     value: (u) => {
       const s = timeLeft(u);
       return s === undefined ? undefined : humanDuration(s);
+    },
+    // On a terminal: "in 3h 12m", highlighted under a day (piped rows keep the plain value).
+    format: (u, p) => {
+      const s = timeLeft(u);
+      if (s === undefined) return '-';
+      return s <= 0 ? p.dim(relativeTime(s)) : s < 86_400 ? p.yellow(relativeTime(s)) : relativeTime(s);
     },
     priority: 2,
   },

@@ -64,6 +64,8 @@ export interface ReceiverOptions {
   forwardTo?: string | undefined;
   onRecord(record: ReceiverRecord): void;
   now?: () => Date;
+  /** Called for each verified delivery once its 200 has been sent, with the body's exact bytes. */
+  onAnswered?: ((record: ReceivedDelivery, body: Buffer) => void) | undefined;
 }
 
 /**
@@ -185,6 +187,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       status: 200,
       payload,
     };
+    const onAnswered = opts.onAnswered;
+    if (onAnswered) {
+      if (res.writableFinished) onAnswered(record, body);
+      else res.once('finish', () => onAnswered(record, body));
+    }
     if (!opts.forwardTo) return opts.onRecord(record);
     // The delivery is reported exactly once: with the relay's outcome, or, when the receiver stops
     // while the relay is still running, as interrupted (it was acknowledged, so it must not vanish).

@@ -118,3 +118,29 @@ describe('only src/cli.ts touches process', () => {
     expect(r.stderr).toContain("src/units/view.ts:1: import { env } from 'node:process';");
   });
 });
+
+describe('the SDK entry (src/sdk.ts)', () => {
+  it('is imported by nothing in src', async () => {
+    const r = await cruise(
+      copyOfSrc({ 'src/units/view.ts': "import type { ResellerClient } from '../sdk.js';\nexport type Probe = ResellerClient;" }),
+    );
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/error sdk-is-an-entry: src\/units\/view\.ts → src\/sdk\.ts/);
+  });
+
+  it('stays headless: no context, config or output', async () => {
+    const r = await cruise(
+      copyOfSrc({ 'src/sdk.ts': "import { printObject } from './output/index.js';\nexport const probe = printObject;" }),
+    );
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/error sdk-stays-headless: src\/sdk\.ts → src\/output\/index\.ts/);
+  });
+
+  it('uses no process either (check-process covers it)', async () => {
+    const r = await execa('node', [CHECK_PROCESS, copyOfSrc({ 'src/sdk.ts': 'export const probe = () => process.env.HOME;' })], {
+      reject: false,
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('src/sdk.ts:1: export const probe = () => process.env.HOME;');
+  });
+});

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/proxyctl.js', import.meta.url));
+/** The Node that runs the spawned binary: `node` on PATH, or PROXYCTL_TEST_NODE (scripts/test-node-versions.mjs). */
+export const NODE = process.env.PROXYCTL_TEST_NODE || 'node';
 
 export interface TempHome {
   dir: string;
@@ -55,7 +57,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 
 export function proxyctl(args: string[], opts: Options & { home: TempHome; env?: Record<string, string | undefined> }): ResultPromise {
   const { home, env, ...rest } = opts;
-  return execa('node', [BIN, ...args], {
+  return execa(NODE, [BIN, ...args], {
     reject: false,
     stdin: 'ignore',
     timeout: 60_000,
@@ -63,4 +65,10 @@ export function proxyctl(args: string[], opts: Options & { home: TempHome; env?:
     env: cleanEnv({ ...home.env, ...env }),
     extendEnv: true,
   } as Options) as ResultPromise;
+}
+
+/** A finished run as plain text: `await ran(proxyctl([...], { home }))`. */
+export async function ran(p: ResultPromise): Promise<{ code: number; out: string; err: string }> {
+  const r = await p;
+  return { code: r.exitCode ?? -1, out: String(r.stdout), err: String(r.stderr) };
 }

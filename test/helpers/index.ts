@@ -1,6 +1,6 @@
 // The one entry point for test helpers: `import { … } from '../helpers/index.js'`.
 //
-// - cli.ts             the built binary: proxyctl(args, { home }), tempHome(), cleanEnv(), BIN
+// - cli.ts             the built binary: proxyctl(args, { home }), ran() (its output as text), tempHome(), cleanEnv(), BIN
 // - in-process.ts      main() in-process: runMain(), fakeIO()
 // - streams.ts         a spawned process's output: jsonLines(), firstLine(), outputUntil()
 // - sandbox.ts         the sandbox in-process over plain fetch: startFastSandbox(), call(), buy(), createUnit(), trigger()
@@ -11,7 +11,9 @@
 // - webhook-sink.ts    a recording webhook receiver on the scripted server: startWebhookSink(), signature()
 // - listen-process.ts  `proxyctl webhook listen` as a process: spawnListen()
 // - config-file.ts     the config file on disk, logins through stdin, a process holding the config lock
+// - fleet.ts         units with chosen pools, expiries, protocols and descriptions put into a kit's sandbox: seedFleet()
 // - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless)
+// - package.ts         the package as users get it: packClean() (npm pack from a clean copy), installGlobally(), installInProject()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
 export * from './cli.js';
@@ -26,3 +28,5 @@ export * from './scripted-server.js';
 export * from './streams.js';
 export * from './terminal.js';
 export * from './webhook-sink.js';
+export * from './fleet.js';
+export * from './package.js';

@@ -22,6 +22,7 @@ export interface SandboxState {
     poolId: string;
     status: string;
     expiresAt: string;
+    lastExtended: string | null;
     pricePaid: number;
     releasedAt: string | null;
     ip: string;

@@ -1,7 +1,7 @@
 // The sandbox as its own process, started through the built binary (`proxyctl sandbox --port 0
 // --json`) exactly as a user would; its first stdout line gives the base URL and keys.
 import { execa, type ResultPromise } from 'execa';
-import { BIN, cleanEnv, type TempHome } from './cli.js';
+import { BIN, cleanEnv, NODE, type TempHome } from './cli.js';
 import { firstLine } from './streams.js';
 
 export interface RunningSandbox {
@@ -14,7 +14,7 @@ export interface RunningSandbox {
 }
 
 export async function spawnSandbox(home: TempHome, flags: string[] = []): Promise<RunningSandbox> {
-  const child: ResultPromise = execa('node', [BIN, 'sandbox', '--port', '0', '--json', ...flags], {
+  const child: ResultPromise = execa(NODE, [BIN, 'sandbox', '--port', '0', '--json', ...flags], {
     reject: false,
     stdin: 'ignore',
     env: cleanEnv(home.env),

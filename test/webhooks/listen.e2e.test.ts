@@ -1,13 +1,13 @@
 // End to end: the sandbox's real delivery pipeline → the built `proxyctl webhook listen`.
 // Signatures are checked here with node:crypto, independently of src/webhooks/signature.ts.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import {
   createUnit,
+  freePort,
   json,
   jsonLines,
+  pointWebhookAt,
   proxyctl,
   signature,
   spawnListen,
@@ -40,14 +40,6 @@ type Delivery = {
   nextAttemptAt: string | null;
 };
 const deliveries = () => sb.state().deliveries as Delivery[];
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('webhook listen (built binary) with the sandbox', () => {
   it('receives real events from a unit purchase and from webhook test, with the secret read from the API', async () => {
@@ -92,12 +84,7 @@ describe('webhook listen (built binary) with the sandbox', () => {
   it('--secret: 400 for missing or bad signatures, redeliveries recognised, --forward-to relays exact bytes and headers', async () => {
     const target = await startWebhookSink(204);
     const port = await freePort();
-    const patched = await fetch(`${sb.baseUrl}/api/reseller/v1/webhook`, {
-      method: 'PATCH',
-      headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `http://127.0.0.1:${port}/` }),
-    });
-    const secret = ((await patched.json()) as { secret: string }).secret;
+    const secret = await pointWebhookAt(sb, port);
     const listener = await spawnListen(
       ['--port', String(port), '--secret', 'whsec_old', '--secret', secret, '--forward-to', target.url],
       home,

@@ -1,69 +1,179 @@
-// `proxyctl api METHOD PATH [--data JSON|@file]`: the escape hatch. Reads retry like every read;
-// anything else is sent once, because the tool cannot know whether it is safe to repeat.
+// `proxyctl api [METHOD] PATH`: the escape hatch, shaped like `gh api` (-X, -f/-F, --input, -H,
+// --paginate, -i), with the old `METHOD PATH [--data JSON|@file]` form kept. Every flag is read
+// and every file opened before the first request, so bad input is exit 2 with nothing sent. Reads
+// retry like every read; anything else is sent once, because the tool cannot know whether it is
+// safe to repeat.
 import { readFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
 import type { Input } from './request.command.js';
 import { readAllText } from '../../io.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, outputMode } from '../../output/index.js';
+import { escapeControl } from '../../output/escape.js';
 import * as shapes from '../../api/shapes.js';
+import { type Field, fieldsBody, fieldsQuery, parseHeaders, splitField, typedValue } from './fields.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export interface RawOptions {
   method: string;
+  /** The path below /api/reseller/v1, with its query string. */
   path: string;
-  body: unknown;
+  /** A JSON value (--data, fields) or the exact text (--input); none for no body. */
+  body: { json: unknown } | { text: string } | undefined;
+  headers: Record<string, string>;
+  paginate: boolean;
+  include: boolean;
 }
 
-export async function parseOptions(method: string, path: string, data: string | undefined, ctx: Context): Promise<RawOptions> {
-  const m = method.toUpperCase();
-  if (!METHODS.includes(m)) throw new UsageError(`unsupported method "${method}" (use one of: ${METHODS.join(', ')})`);
+type Flags = Input['flags'];
+
+export async function parseOptions(first: string, second: string | undefined, flags: Flags, ctx: Context): Promise<RawOptions> {
+  const stdin = stdinOnce();
+  // METHOD PATH (the first form) or PATH with -X.
+  const [positionalMethod, rawPath] = second === undefined ? [undefined, first] : [first, second];
+  if (positionalMethod !== undefined && flags.method !== undefined && positionalMethod.toUpperCase() !== flags.method.toUpperCase())
+    throw new UsageError(`two methods: ${positionalMethod} and -X ${flags.method}; give one`);
+  if (second === undefined && METHODS.includes(first.toUpperCase()) && !first.startsWith('/'))
+    throw new UsageError(`a path is missing after ${first}, e.g. proxyctl api ${first} /me`);
+  const given = positionalMethod ?? flags.method;
+  if (given !== undefined && !METHODS.includes(given.toUpperCase()))
+    throw new UsageError(`unsupported method "${given}" (use one of: ${METHODS.join(', ')})`);
+  const path = positionalMethod === undefined && !rawPath.startsWith('/') ? `/${rawPath}` : rawPath;
   if (!path.startsWith('/') || /\s/.test(path) || path.startsWith('//'))
     throw new UsageError(`the path must start with "/" and contain no spaces, e.g. /me (got "${path}")`);
-  let body: unknown;
-  if (data !== undefined) {
-    let text = data;
-    if (data.startsWith('@')) {
-      const file = data.slice(1);
-      try {
-        text = file === '-' ? await readAllText(ctx.io.stdin) : await readFile(file, 'utf8');
-      } catch (err) {
-        throw new UsageError(`cannot read --data file "${file}": ${(err as Error).message}`);
-      }
-    }
-    try {
-      body = JSON.parse(text);
-    } catch (err) {
-      throw new UsageError(`--data is not valid JSON: ${(err as Error).message}`);
-    }
+
+  if (flags.data !== undefined && flags.input !== undefined) throw new UsageError('--data and --input both give the body; use one');
+  const fields: Field[] = [];
+  for (const raw of flags.rawField ?? []) {
+    const { key, parts, text } = splitField(raw, '-f');
+    fields.push({ key, parts, value: text });
   }
-  return { method: m, path, body };
+  for (const raw of flags.field ?? []) {
+    const { key, parts, text } = splitField(raw, '-F');
+    fields.push({ key, parts, value: text.startsWith('@') ? await readValue(text.slice(1), `-F ${key}`, ctx, stdin) : typedValue(text) });
+  }
+  let body: RawOptions['body'];
+  if (flags.data !== undefined)
+    body = { json: parseJson(flags.data.startsWith('@') ? await readValue(flags.data.slice(1), '--data', ctx, stdin) : flags.data) };
+  if (flags.input !== undefined) body = { text: await readValue(flags.input, '--input', ctx, stdin) };
+  const paginate = flags.paginate === true;
+  const include = flags.include === true;
+  // GET, or POST once there is something to send; --paginate reads, so its fields are a query.
+  const method = (given ?? (!paginate && (fields.length > 0 || body !== undefined) ? 'POST' : 'GET')).toUpperCase();
+  // As gh does: fields are the query of a GET, and of any request whose body is given whole.
+  const fieldsInQuery = method === 'GET' || body !== undefined;
+  if (fields.length > 0 && !fieldsInQuery) body = { json: fieldsBody(fields) };
+  if (paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not ${method}`);
+  if (paginate && include) throw new UsageError('--paginate prints one merged document; -i (headers of each page) does not fit in it');
+  const headers = parseHeaders(flags.header ?? []);
+  return { method, path: fieldsInQuery ? withQuery(path, fieldsQuery(fields)) : path, body, headers, paginate, include };
 }
 
-export async function run(opts: RawOptions, ctx: Context): Promise<unknown> {
+/** Only one of --data @-, --input - and -F k=@- can have stdin. */
+function stdinOnce(): (what: string) => void {
+  let taken: string | undefined;
+  return (what) => {
+    if (taken) throw new UsageError(`${taken} and ${what} both read stdin; only one can`);
+    taken = what;
+  };
+}
+
+async function readValue(file: string, what: string, ctx: Context, stdin: (what: string) => void): Promise<string> {
+  if (file === '-') {
+    stdin(what);
+    return readAllText(ctx.io.stdin);
+  }
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${what} file "${file}": ${(err as Error).message}`);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--data is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The path with the fields appended to whatever query string it already has. */
+function withQuery(path: string, pairs: [string, string][]): string {
+  if (pairs.length === 0) return path;
+  const search = new URLSearchParams(pairs).toString();
+  return `${path}${path.includes('?') ? '&' : '?'}${search}`;
+}
+
+export default async function request({ args: [first, second], flags, ctx }: Input): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const opts = await parseOptions(first, second, flags, ctx);
   const api = await ctx.api();
-  const [pathname, search] = splitQuery(opts.path);
-  const r = await api.request<unknown>(opts.method, pathname, shapes.raw, {
-    query: search,
-    ...(opts.body !== undefined ? { body: opts.body } : {}),
+  if (opts.paginate) return paginate(ctx, opts);
+  const r = await api.request<unknown>(opts.method, opts.path, shapes.raw, {
+    ...(opts.body && 'json' in opts.body ? { body: opts.body.json } : {}),
+    ...(opts.body && 'text' in opts.body ? { rawBody: opts.body.text } : {}),
+    headers: opts.headers,
     retry: opts.method === 'GET' ? 'read' : 'never',
   });
-  return r.data;
-}
-
-function splitQuery(path: string): [string, Record<string, string>] {
-  const i = path.indexOf('?');
-  if (i < 0) return [path, {}];
-  return [path.slice(0, i), Object.fromEntries(new URLSearchParams(path.slice(i + 1)))];
-}
-
-export default async function request({ args: [method, path], flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const opts = await parseOptions(method, path, flags.data, ctx);
-  const body = await run(opts, ctx);
-  if (body !== undefined) printBody(ctx, body);
+  if (opts.include) ctx.io.stdout.write(statusAndHeaders(r.status, r.headers));
+  if (r.data !== undefined) printBody(ctx, r.data);
   return 0;
+}
+
+/** `-i`: what curl -i shows, control characters escaped (the client has redacted an echoed key). */
+function statusAndHeaders(status: number, headers: Record<string, string>): string {
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd(),
+    ...Object.entries(headers).map(([k, v]) => escapeControl(`${k}: ${v}`)),
+  ];
+  return `${lines.join('\n')}\n\n`;
+}
+
+/**
+ * `--paginate`: every page of a list, printed as one `{"data": [...]}` as the pages arrive (one
+ * page in memory at a time, each write waiting for a slow reader). The client's pacing and retries
+ * apply to every page. On Ctrl-C or a failed page the document is closed, so what came is valid
+ * JSON, and the run ends as any read does (130, or the failure's exit code).
+ */
+async function paginate(ctx: Context, opts: RawOptions): Promise<number> {
+  const api = await ctx.api();
+  const [pathname, search] = splitSearch(opts.path);
+  const params = new URLSearchParams(search);
+  const start = params.get('page');
+  params.delete('page');
+  const rest = params.toString();
+  const pages = api.pages<unknown>(rest ? `${pathname}?${rest}` : pathname, shapes.raw, start === null ? {} : { page: start }, {
+    headers: opts.headers,
+  });
+  const pretty = outputMode(ctx) !== 'jsonl';
+  let count = 0;
+  try {
+    for await (const page of pages) {
+      for (const item of page.items) {
+        const text = pretty ? JSON.stringify(item, null, 2).replace(/^/gm, '    ') : JSON.stringify(item);
+        await write(ctx, `${count === 0 ? (pretty ? '{\n  "data": [\n' : '{"data":[') : pretty ? ',\n' : ','}${text}`);
+        count += 1;
+      }
+    }
+  } finally {
+    const end = pretty ? (count === 0 ? '{\n  "data": []\n}\n' : '\n  ]\n}\n') : count === 0 ? '{"data":[]}\n' : ']}\n';
+    await write(ctx, end);
+  }
+  return 0;
+}
+
+function splitSearch(path: string): [string, string] {
+  const i = path.indexOf('?');
+  return i < 0 ? [path, ''] : [path.slice(0, i), path.slice(i + 1)];
+}
+
+/** Writes and, when the stream's buffer is full, waits for the reader before the next page. */
+function write(ctx: Context, text: string): Promise<void> {
+  if (ctx.io.stdout.write(text)) return Promise.resolve();
+  return new Promise((resolve) => ctx.io.stdout.once('drain', () => resolve()));
 }
 
 /** Bodies are printed as JSON whatever the format: pretty for people, one line for jsonl. */

@@ -1,6 +1,6 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { allowIp, askedIfMissing, password, protocol, username } from '../options.js';
+import { allowIp, askedIfMissing, connFormat, password, protocol, username } from '../options.js';
 
 const command = () =>
   new Command('change-protocol')
@@ -9,7 +9,8 @@ const command = () =>
     .addOption(askedIfMissing(protocol('socks5, http, http_noauth (alias inject)')))
     .addOption(allowIp('the client IP for http_noauth (exactly one; asked in a terminal if left out)'))
     .addOption(username('new username for socks5/http (with --password)'))
-    .addOption(password('new password for socks5/http (with --username)'));
+    .addOption(password('new password for socks5/http (with --username)'))
+    .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -1,6 +1,6 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { allowIp, dryRun, password, period, pool, protocol, username } from '../options.js';
+import { allowIp, connFormat, dryRun, password, period, pool, protocol, username } from '../options.js';
 
 const command = () =>
   new Command('create')
@@ -14,7 +14,8 @@ const command = () =>
     .addOption(allowIp('the client IP allowed to use an http_noauth unit (exactly one)'))
     .option('--count <n>', 'how many units to buy, 1 to 500 (default 1)')
     .option('--idempotency-key <uuid>', 'base key: re-running with the same key within 24 h resumes instead of buying again')
-    .addOption(dryRun('print the price and the balance afterwards; buy nothing'));
+    .addOption(dryRun('print the price and the balance afterwards; buy nothing'))
+    .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -4,7 +4,8 @@ import { finished } from '../action.js';
 import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
-import { assertFormats, printObject } from '../../output/index.js';
+import { assertFormats, printObject, type View } from '../../output/index.js';
+import { connFormatFor } from '../../output/conn.js';
 import { printCharge, printKeep, progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
@@ -17,7 +18,7 @@ import type { CreateBody, Unit } from '../../units/types.js';
 import { quoteView, unitDetailView, unitView } from '../../units/view.js';
 
 /** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
-export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan): Promise<void> {
+export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan, conn?: View<Unit>['conn']): Promise<void> {
   const api = await ctx.api();
   // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
   // rest has to be affordable.
@@ -76,7 +77,8 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   // Label successes with their new ref in the summary.
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
 
-  await printOutcomes(ctx, report, { one: unitDetailView, many: unitView }, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
+  const views = conn ? { one: { ...unitDetailView, conn }, many: { ...unitView, conn } } : { one: unitDetailView, many: unitView };
+  await printOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));
   const failed = report.outcomes.some((o) => !o.ok);
   if ((failed || report.interrupted || report.stopped) && opts.count > 1)
@@ -96,12 +98,13 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
 export default async function handler({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const parsed = parseCreateFlags(flags);
+  const conn = connFormatFor(ctx, flags.connFormat);
   // Refused here, before the pool and balance are read, rather than when the quote is printed.
   if (parsed.dryRun && ctx.globals.output === 'conn') {
     throw new UsageError('--dry-run prints a quote, not units: -o conn is not available with it (use table, json or csv)');
   }
   if (isComplete(parsed)) {
-    await run(parsed, ctx);
+    await run(parsed, ctx, undefined, conn);
     return finished(ctx);
   }
   if (!ctx.canPrompt) {
@@ -112,6 +115,6 @@ export default async function handler({ flags, ctx }: Input): Promise<number> {
   // The guided flow answers with the same (validated) input and the same quote, confirmed.
   const { guidedCreate } = await import('./create-guided.js');
   const chosen = await guidedCreate(ctx, flags, parsed);
-  await run(chosen.input, ctx, chosen.plan);
+  await run(chosen.input, ctx, chosen.plan, conn);
   return finished(ctx);
 }

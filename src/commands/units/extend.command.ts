@@ -1,17 +1,30 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { askedIfMissing, dryRun, period } from '../options.js';
+import { askedIfMissing, descriptionContains, dryRun, period, pool } from '../options.js';
 
 const command = () =>
   new Command('extend')
-    .description('add one period to one or more units (charged per unit)')
-    .argument('<refs...>', 'unit references')
+    .description('add one period to units, named or selected by expiry (charged per unit)')
+    .argument('[refs...]', 'unit references (or select them with --expiring-within)')
     .addOption(askedIfMissing(period()))
-    .addOption(dryRun('print the price and the balance afterwards; extend nothing'));
+    .addOption(dryRun('print the price and the balance afterwards; extend nothing'))
+    .option(
+      '--expiring-within <hours>',
+      'instead of refs: every active unit expiring within this many hours (asks first; --yes without a terminal)',
+    )
+    .addOption(pool('with --expiring-within: only units of this pool'))
+    .addOption(descriptionContains('with --expiring-within: only units whose description contains this text, in any case'))
+    .option('--max-spend <usd>', 'refuse (exit 2, nothing charged) when the total would be more than this many USD');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  examples: ['proxyctl units extend PRX-123 --period 7d', 'proxyctl units extend PRX-1 PRX-2 PRX-3 --period 30d --dry-run'],
+  examples: [
+    'proxyctl units extend PRX-123 --period 7d',
+    'proxyctl units extend PRX-1 PRX-2 PRX-3 --period 30d --dry-run',
+    'proxyctl units extend --expiring-within 24 --period 7d --dry-run',
+    'proxyctl units extend --expiring-within 48 --period 30d --pool US-12 --max-spend 200 --yes',
+    'proxyctl units extend --expiring-within 24 --period 7d --description-contains acme --yes',
+  ],
   load: async () => (await import('./extend.js')).default,
 });

@@ -5,16 +5,17 @@ import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, escapeControl, money, printObject } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
-import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { printOutcomes, runBulk, settleBulk, UpstreamBreaker } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
-import { assertAffordable, describeQuote, priceFor, quote } from '../../units/quote.js';
+import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, priceFor, quote } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
 import { quoteView } from '../../units/view.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
 import { askForMissing, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
+import { ApiError, NetworkError, UsageError } from '../../errors.js';
 
 export interface ExtendOptions {
   refs: string[];
@@ -24,6 +25,16 @@ export interface ExtendOptions {
   confirm?: Prompter['confirm'] | undefined;
   /** The price list the prompt already read, so it is not fetched twice. */
   prices?: Record<string, number> | undefined;
+  /** --max-spend: a larger total is refused (exit 2) before any extend request. */
+  maxSpend?: number | undefined;
+  /** Each unit's expiresAt as already read (a selection's listing), so it is not read again. */
+  before?: ReadonlyMap<string, string> | undefined;
+  /** How the batch is described in the quote, e.g. "extending 3 units expiring within 24 h by 7d". */
+  what?: string | undefined;
+  /** A selection: the results are always a list, even of one unit. */
+  list?: boolean | undefined;
+  /** Each unit's pool, when known: a pool failing upstream stops its remaining units (see poolStop). */
+  pools?: ReadonlyMap<string, string> | undefined;
 }
 
 const view = {
@@ -38,29 +49,89 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const prices = opts.prices ?? (await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices)).prices;
   const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
-  const what = `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
+  const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
     const row = { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 };
     await printObject(ctx, row, quoteView(row));
+    assertWithinMaxSpend(q, opts.maxSpend, what);
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was extended`);
     return;
   }
+  assertWithinMaxSpend(q, opts.maxSpend, what);
   assertAffordable(q, what);
   if (opts.confirm && !ctx.globals.yes) {
     printQuote(ctx, q, what);
     await opts.confirm({ message: `Extend for ${money(q.total)}?`, default: true }, 'nothing extended: the extension was not confirmed');
-  }
+  } else if (opts.what) ctx.notice(describeQuote(q, what));
+  const stop = poolStop(opts.pools);
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
-    extendSafely(api, { ref, period: opts.period, balanceBefore: q.balanceUsd, concurrent: opts.refs.length > 1 }),
+    stop(ref, () =>
+      extendSafely(api, {
+        ref,
+        period: opts.period,
+        expiresAtBefore: opts.before?.get(ref),
+        balanceBefore: q.balanceUsd,
+        concurrent: opts.refs.length > 1,
+      }),
+    ),
   );
-  await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }));
+  await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
   settleBulk(ctx, report, 'extended');
 }
 
+/**
+ * As `units create` stops on a failing pool: per pool (when each unit's pool is known), after 3
+ * extensions in a row failed with a refunded 503, the pool's remaining units are not tried; each
+ * fails at once, nothing charged, and the other pools go on.
+ */
+function poolStop(pools: ReadonlyMap<string, string> | undefined) {
+  const breakers = new Map<string, UpstreamBreaker>();
+  return async (ref: string, extend: () => Promise<ExtendResult>): Promise<ExtendResult> => {
+    const pool = pools?.get(ref);
+    if (pool === undefined) return extend();
+    const breaker = breakers.get(pool) ?? new UpstreamBreaker();
+    breakers.set(pool, breaker);
+    if (breaker.signal.aborted)
+      throw new ApiError(
+        {
+          status: 503,
+          code: 'pool_failing_upstream',
+          message: `${ref} was not tried: pool ${pool} is failing upstream (${breaker.refunded} refunded 503s); nothing charged`,
+        },
+        'extend it later, or swap it to another pool first (proxyctl units swap)',
+      );
+    try {
+      const done = await extend();
+      breaker.record(true);
+      return done;
+    } catch (err) {
+      // extendSafely reports a refunded 503 as "not extended", with the API's answer as its cause.
+      breaker.record(false, err instanceof NetworkError && err.cause instanceof ApiError ? err.cause : err);
+      throw err;
+    }
+  };
+}
+
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+  if (flags.expiringWithin !== undefined) {
+    if (raw.length > 0)
+      throw new UsageError('give unit references or --expiring-within, not both', {
+        hint: 'proxyctl units extend --expiring-within 24 --period 7d (every active unit expiring within 24 h)',
+      });
+    const batch = await (await import('./renew.js')).selectRenewal(flags, ctx);
+    if (batch) await run(batch, ctx);
+    return finished(ctx);
+  }
+  const selecting = flags.pool !== undefined ? '--pool' : flags.descriptionContains !== undefined ? '--description-contains' : undefined;
+  if (selecting) throw new UsageError(`${selecting} selects units with --expiring-within; with unit references, name the units only`);
+  if (raw.length === 0)
+    throw new UsageError('give at least one unit reference (e.g. PRX-123), or --expiring-within HOURS', {
+      hint: 'e.g. proxyctl units extend PRX-123 --period 7d, or proxyctl units extend --expiring-within 24 --period 7d',
+    });
+  const maxSpend = parseUsd(flags.maxSpend, '--max-spend');
   const refs = parseRefs(raw);
   // Each extension is charged, so a ref typed twice is extended once, and the user is told which.
   const dupes = duplicateRefs(raw);
@@ -70,7 +141,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     );
   const dryRun = flags.dryRun === true;
   if (flags.period !== undefined) {
-    await run({ refs, period: parsePeriod(flags.period), dryRun }, ctx);
+    await run({ refs, period: parsePeriod(flags.period), dryRun, maxSpend }, ctx);
     return finished(ctx);
   }
   // No --period: chosen in a terminal from the prices (then confirmed), else exit 2 naming it.
@@ -83,6 +154,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const { prices } = await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices);
   const which = refs.length > 3 ? `${refs.length} units` : refs.join(', ');
   const period = await select({ message: escapeControl(`Extend ${which} by`), choices: periodChoices(prices, refs.length > 1) });
-  await run({ refs, period, dryRun, confirm, prices }, ctx);
+  await run({ refs, period, dryRun, confirm, prices, maxSpend }, ctx);
   return finished(ctx);
 }

@@ -1,6 +1,6 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { all, limit, page, pageSize, pool } from '../options.js';
+import { all, connFormat, descriptionContains, limit, page, pageSize, pool } from '../options.js';
 
 const command = () =>
   new Command('list')
@@ -13,7 +13,11 @@ const command = () =>
     .addOption(limit())
     .addOption(page())
     .addOption(pageSize('only one page of this many units, 1 to 200'))
-    .addOption(all());
+    .addOption(all())
+    .addOption(
+      descriptionContains('only units whose description contains this text, in any case (matched after paging; --limit counts matches)'),
+    )
+    .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
@@ -23,6 +27,7 @@ export default defineCommand({
     'proxyctl units list --limit 10',
     'proxyctl units list --page 2 --page-size 50',
     'proxyctl units list --expiring-within 24 --json',
+    "proxyctl units list --description-contains acme --conn-format '{user}:{pass}@{ip}:{port}' > acme.txt",
   ],
   load: async () => (await import('./list.js')).default,
 });

@@ -4,7 +4,9 @@ import { finished } from '../action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/client.js';
-import { assertFormats, printList } from '../../output/index.js';
+import { assertFormats, printList, type View } from '../../output/index.js';
+import { withConnFormat } from '../../output/conn.js';
+import { descriptionMatcher, whereUnits } from '../../units/select.js';
 import type { Unit } from '../../units/types.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
@@ -19,6 +21,8 @@ export interface ListOptions {
   query: Query;
   limit: number | undefined;
   onePage: boolean;
+  /** --description-contains, matched on the client after each page arrives. */
+  descriptionContains?: string | undefined;
 }
 
 export function parseListFlags(f: Flags): ListOptions {
@@ -31,20 +35,21 @@ export function parseListFlags(f: Flags): ListOptions {
     page: paging.page,
     pageSize: paging.pageSize,
   };
-  return { query, limit: paging.limit, onePage: paging.onePage };
+  return { query, limit: paging.limit, onePage: paging.onePage, descriptionContains: f.descriptionContains };
 }
 
-export async function run(opts: ListOptions, ctx: Context): Promise<void> {
+export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = unitView): Promise<void> {
   const api = await ctx.api();
+  const keep = descriptionMatcher(opts.descriptionContains);
   if (!opts.onePage) {
-    const count = await printList(ctx, take(api.all<Unit>('/units', shapes.unit, opts.query), opts.limit), unitView);
+    const count = await printList(ctx, take(whereUnits(api.all<Unit>('/units', shapes.unit, opts.query), keep), opts.limit), view);
     await sayPoolMiss(ctx, api, count, opts.query.poolId);
     return;
   }
   const page = api.pages<Unit>('/units', shapes.unit, opts.query);
   const first = await page.next();
-  const items = first.done ? [] : first.value.items;
-  const count = await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), unitView);
+  const items = first.done ? [] : first.value.items.filter(keep);
+  const count = await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), view);
   await sayPoolMiss(ctx, api, count, opts.query.poolId);
   const p = first.done ? undefined : first.value.pagination;
   if (p?.hasNext)
@@ -60,6 +65,7 @@ async function sayPoolMiss(ctx: Context, api: ApiClient, count: number, poolId: 
 
 export default async function handler({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
-  await run(parseListFlags(flags), ctx);
+  const view = withConnFormat(ctx, unitView, flags.connFormat);
+  await run(parseListFlags(flags), ctx, view);
   return finished(ctx);
 }

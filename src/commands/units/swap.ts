@@ -4,12 +4,15 @@ import type { Input } from './swap.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, escapeControl, type View } from '../../output/index.js';
+import { connFormatFor } from '../../output/conn.js';
 import type { Pool, Unit } from '../../units/types.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 import { askForMissing, poolChoice, poolWhere } from './ask.js';
+import { NotFoundError } from '../../errors.js';
+import { describeChoice, pickSameCountry } from '../../units/same-country.js';
 
 export async function run(ref: string, newPoolId: string, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
@@ -50,11 +53,46 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
   });
 }
 
+/**
+ * --same-country: the unit and the pools of its country are read, the best one picked
+ * (src/units/same-country.ts) and named on stderr. None available is exit 5, naming the country:
+ * the input was fine, what is missing is a pool on the server (like a swap to an unknown pool, 404).
+ */
+async function sameCountryPool(ref: string, ctx: Context): Promise<string> {
+  const api = await ctx.api();
+  const unit = await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  let from = { poolId: unit.poolId, country: text(unit.country), state: text(unit.state), provider: unit.provider };
+  if (!from.country && unit.poolId) {
+    // A unit without its placement: its pool says where it is.
+    const own = await api.get<Pool>(`/pools/${encodeURIComponent(unit.poolId)}`, shapes.pool);
+    from = { ...from, country: own.country, state: text(own.state), provider: from.provider ?? own.provider };
+  }
+  const country = from.country;
+  if (!country)
+    throw new NotFoundError(`cannot tell which country ${ref} is in`, { code: 'country_unknown', hint: 'pick one with --pool' });
+  const pools = (await api.get<{ data: Pool[] }>('/pools', shapes.poolList, { country })).data;
+  const to = pickSameCountry({ ...from, country }, pools);
+  if (!to)
+    throw new NotFoundError(`no other available pool in ${country} to swap ${ref} to`, {
+      code: 'no_pool_available',
+      hint: `see proxyctl pools --country ${country}, or pick one elsewhere with --pool`,
+    });
+  ctx.notice(escapeControl(`swapping ${ref} from ${from.poolId ?? '?'} to ${to.poolId} (${describeChoice(to)})`));
+  return to.poolId;
+}
+
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
+  const conn = connFormatFor(ctx, flags.connFormat);
   const ref = parseRef(raw);
-  const pool = flags.pool === undefined ? await askPool(ref, ctx) : normalisePoolId(flags.pool);
+  if (flags.sameCountry && flags.pool !== undefined) throw new UsageError('--same-country picks the pool itself; leave out --pool');
+  const pool = flags.sameCountry
+    ? await sameCountryPool(ref, ctx)
+    : flags.pool === undefined
+      ? await askPool(ref, ctx)
+      : normalisePoolId(flags.pool);
   if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
   const unit = await run(ref, pool, ctx);
-  return show(unit, viewOf(unit));
+  return show(unit, { ...viewOf(unit), ...(conn ? { conn } : {}) });
 }

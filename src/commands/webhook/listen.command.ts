@@ -1,6 +1,6 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { port, secret } from '../options.js';
+import { collect, port, secret } from '../options.js';
 
 const command = () =>
   new Command('listen')
@@ -8,7 +8,12 @@ const command = () =>
     .addOption(port('port to listen on (0: any free port)', '8484'))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(secret('webhook secret; repeatable (default: read with GET /webhook, and re-read after webhook set rotates it)'))
-    .option('--forward-to <url>', 'relay each valid delivery, exact body and X-Service-* headers, to this URL');
+    .option('--forward-to <url>', 'relay each valid delivery, exact body and X-Service-* headers, to this URL')
+    .option(
+      '--exec <cmd>',
+      'run CMD (through the shell) once per new event, after answering: payload on stdin, PROXYCTL_EVENT, PROXYCTL_PROXY_REF, PROXYCTL_DELIVERY_ID set; 4 at a time',
+    )
+    .option('--on <event>', 'with --exec: only for this event (repeatable), e.g. unit.down', collect);
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
@@ -17,6 +22,7 @@ export default defineCommand({
     'proxyctl webhook listen',
     'proxyctl webhook listen --port 0 --forward-to http://localhost:3000/hooks',
     'proxyctl webhook listen -o jsonl --secret "$SECRET" | jq .event',
+    `proxyctl webhook listen --on unit.down --exec 'proxyctl units swap "$PROXYCTL_PROXY_REF" --same-country --yes'`,
   ],
   load: async () => (await import('./listen.js')).default,
 });

@@ -6,9 +6,11 @@ import type { Input } from './listen.command.js';
 import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
-import { assertFormats, escapeDeep, outputMode, paintFor } from '../../output/index.js';
-import { summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';
-import { startReceiver, type ReceiverRecord } from '../../webhooks/receiver.js';
+import { assertFormats, escapeControl, escapeDeep, outputMode, paintFor } from '../../output/index.js';
+import { EVENT_NAMES, summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';
+import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../../webhooks/receiver.js';
+import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
+import { inFlight } from '../../in-flight.js';
 import * as shapes from '../../api/shapes.js';
 
 type ListenFlags = Input['flags'];
@@ -18,7 +20,12 @@ export interface ListenOptions {
   host: string;
   secrets: string[];
   forwardTo: string | undefined;
+  /** --exec CMD and the events it runs for (empty: every event). */
+  exec: { command: string; on: string[] } | undefined;
 }
+
+/** How many --exec commands run at once; later events wait their turn. */
+const EXEC_CONCURRENCY = 4;
 
 export function parseListenFlags(flags: ListenFlags): ListenOptions {
   const port = parseInteger(flags.port, '--port', 0, 65535);
@@ -34,7 +41,70 @@ export function parseListenFlags(flags: ListenFlags): ListenOptions {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--forward-to must be http(s), got "${u.protocol}"`);
     forwardTo = u.toString();
   }
-  return { port, host: flags.host, secrets: flags.secret, forwardTo };
+  return { port, host: flags.host, secrets: flags.secret, forwardTo, exec: parseExec(flags) };
+}
+
+function parseExec(flags: ListenFlags): ListenOptions['exec'] {
+  const on = flags.on ?? [];
+  if (flags.exec === undefined) {
+    if (on.length > 0) throw new UsageError('--on chooses the events for --exec; give --exec CMD too');
+    return undefined;
+  }
+  if (flags.exec.trim() === '') throw new UsageError('--exec needs a command');
+  const unknown = on.filter((e) => !(EVENT_NAMES as readonly string[]).includes(e));
+  if (unknown.length > 0)
+    throw new UsageError(`unknown event ${unknown.map((e) => `"${e}"`).join(', ')} for --on`, {
+      hint: `valid events: ${EVENT_NAMES.join(', ')}`,
+    });
+  return { command: flags.exec, on };
+}
+
+/** "#3 unit.down PRX-12 (delivery dlv_9)": one run, escaped (its parts come from the payload). */
+function jobName(job: ExecJob): string {
+  return escapeControl(`#${job.seq} ${job.event}${job.proxyRef ? ` ${job.proxyRef}` : ''} (delivery ${job.deliveryId ?? '-'})`);
+}
+
+function describeExec(r: ExecReport, paint: ReturnType<typeof paintFor>): string {
+  const name = `exec ${jobName(r.job)}`;
+  if (r.type === 'started') return `${name}: started`;
+  if (r.type === 'skipped') return `${name}: ${paint.yellow('not run (stopping)')}`;
+  const o = r.outcome;
+  if ('exitCode' in o) return `${name}: ${o.exitCode === 0 ? paint.green('exit 0') : paint.red(`exit ${o.exitCode}`)}`;
+  if ('signal' in o) return `${name}: ${paint.red(`killed by ${o.signal}`)}`;
+  return `${name}: ${paint.red(`could not start: ${escapeControl(o.error)}`)}`;
+}
+
+/** The --exec runner, or undefined without --exec. Runs are registered so a second Ctrl-C names them. */
+async function execRunner(ctx: Context, exec: ListenOptions['exec']): Promise<ExecRunner | undefined> {
+  if (!exec) return undefined;
+  const { ExecRunner } = await import('../../webhooks/exec.js');
+  const paint = paintFor(ctx, 'stderr');
+  return new ExecRunner({
+    command: exec.command,
+    concurrency: EXEC_CONCURRENCY,
+    env: ctx.io.env,
+    output: ctx.io.stderr,
+    track: (job) => inFlight.task(`--exec ${jobName(job)}`),
+    report: (r) => {
+      if (r.type === 'started') ctx.notice(describeExec(r, paint));
+      else ctx.io.stderr.write(`${describeExec(r, paint)}\n`);
+    },
+  });
+}
+
+/** A first-seen delivery of a chosen event becomes a job; redeliveries (same payload id) never do. */
+function jobFor(record: ReceivedDelivery, body: Buffer, on: string[], seq: () => number): ExecJob | undefined {
+  const event = record.event ?? '';
+  if (record.redelivery || (on.length > 0 && !on.includes(event))) return undefined;
+  const ref = record.payload?.data?.proxyRef;
+  return {
+    seq: seq(),
+    event,
+    proxyRef: typeof ref === 'string' ? ref : undefined,
+    deliveryId: record.deliveryId,
+    eventId: record.eventId,
+    body,
+  };
 }
 
 /** Where the secrets come from, and how to re-read them when they may have been rotated. */
@@ -119,6 +189,8 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   const paint = paintFor(ctx);
   let received = 0;
   let rejected = 0;
+  const runner = await execRunner(ctx, opts.exec);
+  let jobs = 0;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -133,6 +205,12 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
         else rejected += 1;
         ctx.io.stdout.write(`${jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)}\n`);
       },
+      onAnswered:
+        runner &&
+        ((record, body) => {
+          const job = jobFor(record, body, opts.exec?.on ?? [], () => ++jobs);
+          if (job) runner.submit(job);
+        }),
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -149,12 +227,20 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   ctx.io.stderr.write(`Listening for webhook deliveries on ${receiver.url} (${how})\n`);
   ctx.notice(`Point the API at it:  proxyctl webhook set ${receiver.url}`);
   if (opts.forwardTo) ctx.notice(`Relaying valid deliveries to ${opts.forwardTo}`);
+  if (opts.exec)
+    ctx.notice(escapeControl(`Running for ${opts.exec.on.length ? opts.exec.on.join(', ') : 'every event'}: ${opts.exec.command}`));
   ctx.notice('Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  const running = runner?.active() ?? [];
+  if (running.length > 0)
+    ctx.io.stderr.write(
+      `waiting for ${running.length} running command${running.length === 1 ? '' : 's'} (${running.map(jobName).join(', ')}); interrupt again to stop waiting\n`,
+    );
   await receiver.close();
+  await runner?.stop();
   ctx.notice(`Stopped: ${received} deliver${received === 1 ? 'y' : 'ies'} received, ${rejected} rejected.`);
   return 0;
 }

@@ -1,0 +1,95 @@
+// Node 20 is the floor, and users run 22 and 24 too. `npm test` ends here: after the whole suite on
+// this machine's Node, the end-to-end set runs again with the spawned binary on Node 22 and 24, and
+// a smoke set on 20.18.1 (engines' exact floor). The npm registry ships Node itself as the `node`
+// package; each version is installed once into node_modules/.cache/proxyctl-node/ (outside the
+// project's dependencies; later runs reuse it, installs prefer npm's cache). Vitest itself stays on
+// this Node; the tests spawn the binary with PROXYCTL_TEST_NODE (test/helpers/cli.ts), and that
+// Node is first on PATH for tests that spawn through a shell. test/e2e/node-version.test.ts checks
+// the binary really ran on it. Exit 1 if any run fails.
+//
+// Usage: node scripts/test-node-versions.mjs [22|24|20.18.1 ...]   (default: all three, in parallel)
+// PROXYCTL_SKIP_NODE_VERSIONS=1 skips it (for a quick local `npm test`; CI never sets it).
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const root = join(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+/** Whole-CLI flows and every test file that spawns the binary for a purchase, a webhook or a pipe. */
+const E2E = [
+  'test/e2e/',
+  'test/units/lifecycle.e2e.test.ts',
+  'test/units/purchases.e2e.test.ts',
+  'test/webhooks/listen.e2e.test.ts',
+  'test/webhooks/verify.e2e.test.ts',
+  'test/package/',
+];
+/** On the floor: the version check, --version, --help and a sandbox purchase, and the CLI's basics. */
+const FLOOR = ['test/e2e/node-version.test.ts', 'test/e2e/cli.test.ts'];
+const RUNS = { 22: E2E, 24: E2E, '20.18.1': FLOOR };
+
+if (process.env.PROXYCTL_SKIP_NODE_VERSIONS === '1') {
+  console.log('test-node-versions: skipped (PROXYCTL_SKIP_NODE_VERSIONS=1)');
+  process.exit(0);
+}
+const wanted = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(RUNS);
+for (const v of wanted) if (!RUNS[v]) throw new Error(`unknown version ${v} (one of ${Object.keys(RUNS).join(', ')})`);
+
+/** node_modules/.cache/proxyctl-node/<version>/node_modules/.bin/node, installed when missing or not that version. */
+async function nodeBinary(version) {
+  const dir = join(root, 'node_modules', '.cache', 'proxyctl-node', version);
+  const bin = join(dir, 'node_modules', '.bin', 'node');
+  if (existsSync(bin) && matches(await versionOf(bin).catch(() => ''), version)) return bin;
+  mkdirSync(dir, { recursive: true });
+  // Its own package.json, so npm installs here and not into the repository above it.
+  writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+  await run('npm', ['install', `node@${version}`, '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], {
+    cwd: dir,
+  });
+  const got = await versionOf(bin);
+  if (!matches(got, version)) throw new Error(`npm installed Node ${got} for node@${version}`);
+  return bin;
+}
+
+const versionOf = async (bin) => (await run(bin, ['-p', 'process.versions.node'])).stdout.trim();
+const matches = (got, version) => got === version || got.startsWith(`${version}.`);
+
+const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+
+/** One vitest run of `files` with the binary on `bin`; its output is printed whole when it ends. */
+function suite(version, bin, files) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [vitest, 'run', '--reporter=dot', ...files], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PROXYCTL_TEST_NODE: bin,
+        PROXYCTL_EXPECT_NODE: version,
+        PATH: `${dirname(bin)}${delimiter}${process.env.PATH}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`\n── Node ${version} (${bin}): ${code === 0 ? 'passed' : 'FAILED'} in ${seconds}s ──\n${out.trimEnd()}`);
+      resolve(code === 0);
+    });
+  });
+}
+
+const started = Date.now();
+const bins = await Promise.all(wanted.map(nodeBinary));
+console.log(`test-node-versions: Node ${wanted.join(', ')} ready in ${Math.round((Date.now() - started) / 1000)}s`);
+const results = await Promise.all(wanted.map((v, i) => suite(v, bins[i], RUNS[v])));
+const failed = wanted.filter((_, i) => !results[i]);
+console.log(
+  `test-node-versions: ${failed.length === 0 ? 'all passed' : `FAILED on Node ${failed.join(', ')}`} (${Math.round((Date.now() - started) / 1000)}s)`,
+);
+process.exit(failed.length === 0 ? 0 : 1);

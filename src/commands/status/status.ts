@@ -1,0 +1,113 @@
+// `proxyctl status`, like `gh status`: what a reseller checks first, in a few requests (all at
+// once): GET /me (balance, prices, webhook), the unit list (every page, expired included), the
+// failed deliveries (one page) and four 6-hour windows of GET /me/uptime for the sparkline (the
+// uptime budget is 10 a minute, so two runs a minute still fit).
+import type { Input } from './status.command.js';
+import type { Context } from '../../context/index.js';
+import { ApiError } from '../../errors.js';
+import { assertFormats, outputMode, paintFor, printObject, renderStatus, terminalColumns, type StatusReport } from '../../output/index.js';
+import { runwayDays, summarizeFleet } from '../../units/fleet.js';
+import type { Unit } from '../../units/types.js';
+import type { Delivery } from '../../webhooks/events.js';
+import * as shapes from '../../api/shapes.js';
+
+const HOUR_MS = 3_600_000;
+/** The last day in this many windows: one uptime request and one sparkline bar each. */
+const UPTIME_WINDOWS = 4;
+const DELIVERY_PAGE = 100;
+
+interface Snapshot {
+  balanceUsd: number;
+  prices?: Record<string, unknown>;
+  webhook?: { url?: string | null; enabled?: boolean };
+}
+
+interface UptimeWindow {
+  from?: string;
+  to?: string;
+  uptimePercent?: number | null;
+  slotsUp?: number;
+  slotsDown?: number;
+}
+
+async function uptimeOfLastDay(ctx: Context, now: number): Promise<StatusReport['uptime']> {
+  const api = await ctx.api();
+  const step = (24 * HOUR_MS) / UPTIME_WINDOWS;
+  const windows = Array.from({ length: UPTIME_WINDOWS }, (_, i) => ({
+    from: new Date(now - 24 * HOUR_MS + i * step).toISOString(),
+    // The last window ends at the server's now (it clamps `to`).
+    to: i === UPTIME_WINDOWS - 1 ? undefined : new Date(now - 24 * HOUR_MS + (i + 1) * step).toISOString(),
+  }));
+  try {
+    const got = await Promise.all(
+      // No waiting on a 429 here (Retry-After can be a minute): the line says so instead.
+      windows.map((w) =>
+        api.get<UptimeWindow>('/me/uptime', shapes.uptime, { from: w.from, to: w.to }, { budget: 'uptime', retry: 'never' }),
+      ),
+    );
+    const up = got.reduce((n, w) => n + (w.slotsUp ?? 0), 0);
+    const down = got.reduce((n, w) => n + (w.slotsDown ?? 0), 0);
+    return {
+      from: got[0]?.from ?? windows[0]!.from,
+      to: got.at(-1)?.to ?? new Date(now).toISOString(),
+      uptimePercent: up + down > 0 ? Math.round((up / (up + down)) * 10_000) / 100 : null,
+      windows: got.map((w) => ({ from: w.from, to: w.to, uptimePercent: typeof w.uptimePercent === 'number' ? w.uptimePercent : null })),
+    };
+  } catch (err) {
+    // The uptime budget is small: when it is spent, the rest of the screen is still worth showing.
+    if (err instanceof ApiError && err.status === 429) return null;
+    throw err;
+  }
+}
+
+/** Failed deliveries created in the last day, from the newest page of the FAILED log. */
+async function failedLastDay(ctx: Context, now: number): Promise<{ count: number; more: boolean }> {
+  const api = await ctx.api();
+  const page = await api.get<{ data: Delivery[] }>('/webhook/deliveries', shapes.deliveryPage, {
+    status: 'FAILED',
+    pageSize: DELIVERY_PAGE,
+  });
+  const since = now - 24 * HOUR_MS;
+  const recent = page.data.filter((d) => typeof d.createdAt === 'string' && Date.parse(d.createdAt) >= since);
+  return { count: recent.length, more: recent.length === DELIVERY_PAGE };
+}
+
+export async function run(ctx: Context): Promise<StatusReport> {
+  const api = await ctx.api();
+  const now = ctx.now().getTime();
+  const [me, units, uptime, failed] = await Promise.all([
+    api.get<Snapshot>('/me', shapes.snapshot),
+    (async () => {
+      const all: Unit[] = [];
+      for await (const u of api.all<Unit>('/units', shapes.unit, { includeExpired: true, pageSize: 200 })) all.push(u);
+      return all;
+    })(),
+    uptimeOfLastDay(ctx, now),
+    failedLastDay(ctx, now),
+  ]);
+  const fleet = summarizeFleet(units, me.prices ?? {}, now);
+  const { renewalPerDayUsd, unpriced, ...counts } = fleet;
+  return {
+    balanceUsd: me.balanceUsd,
+    runwayDays: runwayDays(me.balanceUsd, renewalPerDayUsd),
+    renewalPerDayUsd,
+    units: { ...counts, ...(unpriced ? { unpriced } : {}) },
+    uptime,
+    webhook: {
+      url: me.webhook?.url ?? null,
+      enabled: me.webhook?.enabled === true,
+      failedLastDay: failed.count,
+      ...(failed.more ? { failedLastDayAtLeast: true } : {}),
+    },
+  };
+}
+
+export default async function status({ ctx }: Input): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  const report = await run(ctx);
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') await printObject(ctx, report);
+  else
+    ctx.io.stdout.write(await renderStatus(report, { paint: paintFor(ctx), width: terminalColumns(ctx.io), relative: mode === 'table' }));
+  return 0;
+}

@@ -1,0 +1,120 @@
+// The `proxyctl status` screen: one labelled line per topic, like `gh status`. Lists in a line
+// (countries, expiring units) take what fits the terminal and say how many more there are.
+import { stripVTControlCharacters } from 'node:util';
+import { escapeControl } from './escape.js';
+import { money, percent, relativeTime, sparkline, type Paint } from './format.js';
+
+export interface StatusReport {
+  balanceUsd: number;
+  runwayDays: number | null;
+  renewalPerDayUsd: number;
+  units: {
+    total: number;
+    active: number;
+    byStatus: Record<string, number>;
+    byCountry: Record<string, number>;
+    expiringWithin24h: number;
+    expiring: { proxyRef: string; expiresAt: string | undefined; expiresIn: number }[];
+    unpriced?: number;
+  };
+  /** null: the uptime budget was spent (429); the rest still shows. */
+  uptime: {
+    from: string | undefined;
+    to: string | undefined;
+    uptimePercent: number | null;
+    windows: { from: string | undefined; to: string | undefined; uptimePercent: number | null }[];
+  } | null;
+  webhook: { url: string | null; enabled: boolean; failedLastDay: number; failedLastDayAtLeast?: boolean };
+}
+
+export interface StatusLook {
+  paint: Paint;
+  /** Terminal width, or undefined when piped (lines are then whole). */
+  width: number | undefined;
+  /** "in 3h 12m" on a terminal; ISO times when piped. */
+  relative: boolean;
+}
+
+const LABEL = 10;
+const visible = (s: string) => stripVTControlCharacters(s).length;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** `items` joined after `head` while they fit `width`, then "+N more". */
+function fitted(head: string, items: string[], width: number | undefined): string {
+  if (width === undefined || items.length === 0) return head + items.join(', ');
+  let line = head;
+  for (let i = 0; i < items.length; i++) {
+    const next = `${i === 0 ? '' : ', '}${items[i]}`;
+    const more = i + 1 < items.length ? `, +${items.length - i - 1} more` : '';
+    const moreIfStop = `${i === 0 ? '' : ', '}+${items.length - i} more`;
+    if (visible(line + next + more) > width) return line + moreIfStop;
+    line += next;
+  }
+  return line;
+}
+
+/** The screen; on a terminal a line too long for it wraps under its own text, past the label. */
+export async function renderStatus(r: StatusReport, look: StatusLook): Promise<string> {
+  const lines = statusLines(r, look);
+  const width = look.width;
+  if (width === undefined || width <= LABEL + 10 || lines.every((l) => visible(l) <= width)) return `${lines.join('\n')}\n`;
+  const { default: wrapAnsi } = await import('wrap-ansi');
+  const out = lines.flatMap((line) => {
+    if (visible(line) <= width) return [line];
+    const cut = line.indexOf(stripVTControlCharacters(line).slice(0, LABEL).trimEnd()) + LABEL;
+    const [first, ...rest] = wrapAnsi(line.slice(cut), width - LABEL, { hard: true }).split('\n');
+    return [line.slice(0, cut) + first, ...rest.map((l) => ' '.repeat(LABEL) + l)];
+  });
+  return `${out.join('\n')}\n`;
+}
+
+function statusLines(r: StatusReport, look: StatusLook): string[] {
+  const { paint, width } = look;
+  const label = (s: string) => paint.bold(s.padEnd(LABEL));
+  const lines: string[] = [];
+
+  const runway =
+    r.runwayDays === null
+      ? 'no renewals due'
+      : `runway ${(r.runwayDays < 3 ? paint.red : r.runwayDays < 7 ? paint.yellow : paint.green)(`${r.runwayDays} days`)} (${money(r.renewalPerDayUsd)} a day renews ${plural(r.units.active, 'active unit')})`;
+  lines.push(`${label('Balance')}${money(r.balanceUsd)}, ${runway}`);
+
+  const statuses = Object.entries(r.units.byStatus)
+    .sort((a, b) => b[1] - a[1])
+    .map(([s, n]) => `${n} ${escapeControl(s.toLowerCase())}`);
+  const countries = Object.entries(r.units.byCountry)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([c, n]) => `${escapeControl(c)} ${n}`);
+  const unitsHead = `${label('Units')}${r.units.total === 0 ? 'none' : statuses.join(', ')}`;
+  lines.push(countries.length ? fitted(`${unitsHead}; active by country: `, countries, width) : unitsHead);
+
+  const soon = r.units.expiring.map((u) => {
+    const when = look.relative ? relativeTime(u.expiresIn) : (u.expiresAt ?? '-');
+    return `${escapeControl(u.proxyRef)} ${look.relative ? paint.yellow(when) : when}`;
+  });
+  const n = r.units.expiringWithin24h;
+  lines.push(
+    n === 0 ? `${label('Expiring')}none within 24 h` : fitted(`${label('Expiring')}${paint.yellow(`${n} within 24 h`)}: `, soon, width),
+  );
+
+  if (r.uptime === null)
+    lines.push(`${label('Uptime')}${paint.dim('not shown: the uptime budget (10 a minute) is spent; try again in a minute')}`);
+  else {
+    const pct = r.uptime.uptimePercent;
+    const colour = pct === null ? paint.dim : pct >= 99 ? paint.green : pct >= 95 ? paint.yellow : paint.red;
+    const spark = sparkline(
+      r.uptime.windows.map((w) => (w.uptimePercent === null ? null : w.uptimePercent / 100)),
+      0.9,
+    );
+    lines.push(`${label('Uptime')}${colour(spark)} ${pct === null ? 'not measured' : percent(pct)} over the last day (6-hour steps)`);
+  }
+
+  const failed = r.webhook.failedLastDay;
+  const hook = !r.webhook.enabled
+    ? 'no webhook set'
+    : failed === 0
+      ? `${paint.green('no failed deliveries')} in 24 h`
+      : `${paint.red(`${failed}${r.webhook.failedLastDayAtLeast ? '+' : ''} failed ${failed === 1 ? 'delivery' : 'deliveries'}`)} in 24 h; see proxyctl webhook log --status FAILED`;
+  lines.push(`${label('Webhooks')}${hook}`);
+  return lines;
+}

@@ -1,0 +1,156 @@
+// The package's import entry (`import { ResellerClient, createUnitsSafely } from 'proxyctl'`): the
+// CLI's own API client (pacing, retries, typed errors) and its never-twice purchase and extend
+// paths, for use from code. Like every module but src/cli.ts it never touches `process`: the
+// caller passes the key, the base URL, the environment (for HTTP(S)_PROXY) and the abort signal.
+// Nothing in src imports this file (the `sdk-is-an-entry` layer rule).
+import { ApiClient, checkBaseUrl, type AsyncCache } from './api/index.js';
+import type { Env } from './io.js';
+import { runBulk, UpstreamBreaker } from './units/bulk.js';
+import { createSafely, rememberPurchase } from './units/create-safely.js';
+import { extendSafely } from './units/extend-safely.js';
+import { newBaseKey } from './units/idempotency.js';
+import type { CreateBody, ExtendResult, Unit } from './units/types.js';
+import { userAgent } from './version.js';
+import * as shapes from './api/shapes.js';
+
+export { ApiError, BadResponseError, CliError, ExitCode, InterruptedError, NetworkError, NotAppliedError, UsageError } from './errors.js';
+export type { ApiResponse, AsyncCache, Page, Pagination, Query, RequestOptions, RetryPolicy } from './api/index.js';
+export type { CreateBody, ExtendResult, Unit } from './units/types.js';
+export { ApiClient };
+
+export interface ResellerClientOptions {
+  /** The API's origin, e.g. https://api.example.com (no /api/reseller/v1); plain http only to loopback unless `insecure`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per-request timeout in milliseconds (default 30,000, as the CLI's --timeout). */
+  timeoutMs?: number;
+  /** Aborting it stops waits and reads; a purchase on the wire is let finish. */
+  signal?: AbortSignal;
+  /** Variables the client reads (HTTP_PROXY, HTTPS_PROXY, NO_PROXY); pass `process.env` to honour a proxy. Default: none. */
+  env?: Env;
+  /**
+   * Where the purchase path remembers which items of a batch were bought and how far each walked its
+   * key chain, so a retry with the same idempotency key starts where the last run stopped. Default: in
+   * memory, for the life of the client (the server's idempotency keys still make a retry free).
+   */
+  cache?: AsyncCache;
+  /** Send the key over plain http to a host that is not loopback. */
+  insecure?: boolean;
+  /** Called with one line per request, retry and wait (the CLI's --debug); the key is never in it. */
+  trace?: (line: string) => void;
+}
+
+/** The Reseller API client the CLI uses, built from plain options. `get`/`request` check each answer's shape. */
+export class ResellerClient extends ApiClient {
+  constructor(opts: ResellerClientOptions) {
+    super({
+      baseUrl: checkBaseUrl(opts.baseUrl, opts.insecure ?? false)
+        .toString()
+        .replace(/\/+$/, ''),
+      apiKey: opts.apiKey,
+      timeoutMs: opts.timeoutMs ?? 30_000,
+      env: opts.env ?? {},
+      signal: opts.signal ?? new AbortController().signal,
+      userAgent: userAgent(),
+      trace: opts.trace,
+      cache: opts.cache ?? memoryCache(),
+    });
+  }
+
+  /** GET /account: the balance in USD. */
+  async balance(): Promise<number> {
+    return (await this.get<{ balanceUsd: number }>('/account', shapes.account)).balanceUsd;
+  }
+
+  /** GET /units/{ref}. */
+  async unit(ref: string): Promise<Unit> {
+    return this.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+  }
+}
+
+function memoryCache(): AsyncCache {
+  const map = new Map<string, unknown>();
+  return {
+    get: async <T>(key: string) => map.get(key) as T | undefined,
+    set: async (key, value) => {
+      map.set(key, structuredClone(value));
+    },
+  };
+}
+
+export interface CreateUnitsOptions extends CreateBody {
+  /** How many units to buy (default 1). */
+  count?: number;
+  /**
+   * The batch's base key (a UUID). Give it to make a retry safe: the same key and count buy each
+   * item at most once, whatever failed in between. Default: a new one, returned in the result.
+   */
+  idempotencyKey?: string;
+  /** Purchases on the wire at once (default 4, as the CLI); the client's rate budget paces them. */
+  concurrency?: number;
+  /** Stops starting new purchases; each one started settles (bought or not) first. */
+  signal?: AbortSignal;
+}
+
+export type CreateItem =
+  | { index: number; ok: true; unit: Unit; idempotencyKey: string }
+  | { index: number; ok: false; error: unknown; idempotencyKey: string };
+
+export interface CreateUnitsResult {
+  /** Retry with this key to finish the batch without paying twice. */
+  idempotencyKey: string;
+  /** The units bought (or replayed by a retry), in batch order. */
+  units: Unit[];
+  /** Every item started, in batch order; `ok: false` items carry the typed error (ApiError, NetworkError, …). */
+  items: CreateItem[];
+  /** Items never started: `signal` aborted, or the pool failing upstream stopped the batch. */
+  notStarted: number;
+}
+
+/**
+ * `proxyctl units create --count N --idempotency-key K` for code: each unit bought with its own key
+ * derived from K, retried only in ways that cannot buy twice. Never throws for a failed item; look at
+ * `items`.
+ */
+export async function createUnitsSafely(client: ApiClient, options: CreateUnitsOptions): Promise<CreateUnitsResult> {
+  const { count = 1, idempotencyKey, concurrency, signal: given, ...body } = options;
+  const baseKey = idempotencyKey ?? newBaseKey();
+  const keys: string[] = [];
+  const breaker = new UpstreamBreaker();
+  const signal = given ?? new AbortController().signal;
+  const report = await runBulk(
+    { signal },
+    Array.from({ length: count }, (_, i) => i),
+    { verb: 'created', label: (i) => `#${i + 1}`, stop: breaker.signal, ...(concurrency ? { concurrency } : {}) },
+    async (i) => {
+      const out = await createSafely(client, body, { baseKey, index: i, signal: AbortSignal.any([signal, breaker.signal]) });
+      keys[i] = out.idempotencyKey;
+      breaker.record(out.ok, out.ok ? undefined : out.error);
+      if (!out.ok) throw out.error;
+      await rememberPurchase(client, baseKey, i, out.unit.proxyRef);
+      return out.unit;
+    },
+  );
+  const items = report.outcomes.map(
+    (o): CreateItem =>
+      o.ok
+        ? { index: o.index, ok: true, unit: o.value, idempotencyKey: keys[o.index]! }
+        : { index: o.index, ok: false, error: o.error, idempotencyKey: keys[o.index]! },
+  );
+  return {
+    idempotencyKey: baseKey,
+    units: items.flatMap((i) => (i.ok ? [i.unit] : [])),
+    items,
+    notStarted: report.notStarted,
+  };
+}
+
+/**
+ * `proxyctl units extend REF --period P` for code: no blind retry (extend has no idempotency key);
+ * after an ambiguous failure the unit's expiry is read back to tell whether it was extended. Throws a
+ * NetworkError (code `extend_unknown`) when that cannot be told, and a NotAppliedError when the server
+ * answered without extending.
+ */
+export async function extendUnitSafely(client: ApiClient, options: { ref: string; period: string }): Promise<ExtendResult> {
+  return extendSafely(client, { ref: options.ref, period: options.period });
+}
