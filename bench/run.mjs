@@ -57,5 +57,7 @@ const body = [
   '',
 ].join('\n');
 writeFileSync(resultsFile, `${header}\n${body}\n${analysis}`);
+// The tables padded as `biome ci` (part of npm test) wants them.
+spawnSync(fileURLToPath(new URL('../node_modules/.bin/biome', import.meta.url)), ['format', '--write', resultsFile], { stdio: 'ignore' });
 console.log(`wrote ${resultsFile}`);
 process.exitCode = cli.ok && sandbox.ok && check.ok ? 0 : 1;

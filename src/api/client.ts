@@ -3,7 +3,7 @@
 import type { Env } from '../io.js';
 import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../errors.js';
 import { seconds, send, type RawResponse } from './transport.js';
-import { RateBudget, parseRateHeaders, type Sleep } from './rate-limiter.js';
+import { RateBudget, type RateTicket, parseRateHeaders, type Sleep } from './rate-limiter.js';
 import {
   apiErrorFrom,
   checkShape,
@@ -243,7 +243,8 @@ export class ApiClient {
       headers['content-type'] ??= 'application/json';
     }
     const budgets = opts.budget === 'uptime' ? [this.budgets.main, this.budgets.uptime] : [this.budgets.main];
-    for (const b of budgets) await b.acquire(signal ?? this.opts.signal);
+    const tickets: RateTicket[] = [];
+    for (const b of budgets) tickets.push(await b.acquire(signal ?? this.opts.signal));
     const started = this.now();
     this.trace(`→ ${method} ${url}`);
     let raw: RawResponse;
@@ -251,7 +252,7 @@ export class ApiClient {
     try {
       raw = await send({ method, url, headers, body, signal }, { env: this.opts.env, timeoutMs: this.opts.timeoutMs });
     } catch (err) {
-      for (const b of budgets) b.update(undefined);
+      for (const [i, b] of budgets.entries()) b.update(undefined, tickets[i]);
       this.trace(`✗ ${method} ${url} ${(err as Error).message} ${this.now() - started}ms`);
       throw err;
     } finally {
@@ -261,7 +262,7 @@ export class ApiClient {
     // An uptime response carries the uptime window's headers: they seed the uptime budget only,
     // while the account-wide budget just counts the request.
     const own = budgets[budgets.length - 1]!;
-    for (const b of budgets) b.update(b === own ? rate : undefined);
+    for (const [i, b] of budgets.entries()) b.update(b === own ? rate : undefined, tickets[i]);
     const requestId = raw.headers['x-request-id'];
     this.trace(`← ${raw.status} ${method} ${url} request-id=${requestId ?? '-'} ${this.now() - started}ms`);
     return this.interpret<T>(raw, url, shape, budgets);

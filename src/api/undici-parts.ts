@@ -3,7 +3,7 @@
 // before the first byte, see bench/RESULTS.md); a command needs the pool, the proxy-aware agent
 // and the promise API. undici 7 has no "exports" map, so these paths are reachable; the
 // module-loading tests (test/e2e/module-loading.test.ts) and every e2e test use them.
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type * as Undici from 'undici';
 
@@ -19,6 +19,25 @@ const Dispatcher = require('undici/lib/dispatcher/dispatcher.js') as typeof Undi
 // What undici's index.js does on load: request(), connect(), … on every dispatcher (ProxyAgent
 // calls connect() on its proxy pool). Skipped when the full undici was loaded first.
 if (!Object.hasOwn(Dispatcher.prototype, 'request')) Object.assign(Dispatcher.prototype, require('undici/lib/api/index.js'));
+
+// undici's HTTP/2 client is used only when TLS negotiates h2, which needs `allowH2` (never set
+// here), yet its client requires it, and with it node:http2, ~6 ms and ~2.3 MiB on every run
+// (bench/RESULTS.md). A stand-in in the require cache loads the real one on its first call.
+const h2Path = require.resolve('undici/lib/dispatcher/client-h2.js');
+if (!require.cache[h2Path]) {
+  const standIn = new Module(h2Path);
+  standIn.filename = h2Path;
+  standIn.loaded = true;
+  let connectH2: ((...args: unknown[]) => unknown) | undefined;
+  standIn.exports = function lazyConnectH2(this: unknown, ...args: unknown[]) {
+    if (!connectH2) {
+      delete require.cache[h2Path];
+      connectH2 = require(h2Path) as (...args: unknown[]) => unknown;
+    }
+    return connectH2.apply(this, args);
+  };
+  require.cache[h2Path] = standIn;
+}
 
 export const Pool = require('undici/lib/dispatcher/pool.js') as typeof Undici.Pool;
 export const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent;

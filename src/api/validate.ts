@@ -60,16 +60,18 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** An object with at least these fields (extra fields are fine). */
-export const object =
-  (fields: Record<string, Check> = {}): Check =>
-  (v, at) => {
+export const object = (fields: Record<string, Check> = {}): Check => {
+  // Listed once, not on every check: a 10,000-unit list checks each unit.
+  const entries = Object.entries(fields);
+  return (v, at) => {
     if (!isObject(v)) return fail(v, at, 'an object');
-    for (const [k, c] of Object.entries(fields)) {
+    for (const [k, c] of entries) {
       const problem = c(v[k], at ? `${at}.${k}` : k);
       if (problem) return problem;
     }
     return undefined;
   };
+};
 
 export const list =
   (item: Check): Check =>

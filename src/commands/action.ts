@@ -127,6 +127,7 @@ function lazyAction(rt: Runtime, load: () => Promise<Handler>) {
     rt.globals = globals;
     const ctx = createContext(rt.io, globals, rt.signal, rt.now);
     const handler = await load();
+    if (ctx.stdoutColor || ctx.stderrColor) await (await import('../output/index.js')).loadPaint();
     const result = await handler({ args: [...command.processedArgs], flags: command.opts(), ctx, command });
     rt.exitCode = typeof result === 'number' ? result : await print(ctx, result);
   };

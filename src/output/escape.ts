@@ -29,11 +29,28 @@ export function escapeControl(s: string): string {
 
 /** The same value with every string in it (and every key) escaped; numbers, booleans and null as they are. */
 export function escapeDeep<T>(value: T): T {
+  // Nearly every value has nothing to escape: then it is returned as it is, not copied (copying
+  // each of 10,000 units cost `units list --all` more than fetching them; bench/RESULTS.md).
+  return needsEscape(value) ? escapeCopy(value) : value;
+}
+
+function needsEscape(value: unknown): boolean {
+  if (typeof value === 'string') return UNSAFE_TEST.test(value);
+  if (Array.isArray(value)) return value.some(needsEscape);
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const k in value) {
+      if (Object.hasOwn(value, k) && (UNSAFE_TEST.test(k) || needsEscape((value as Record<string, unknown>)[k]))) return true;
+    }
+  }
+  return false;
+}
+
+function escapeCopy<T>(value: T): T {
   if (typeof value === 'string') return escapeControl(value) as T;
-  if (Array.isArray(value)) return value.map((v) => escapeDeep(v)) as T;
+  if (Array.isArray(value)) return value.map((v) => escapeCopy(v)) as T;
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[escapeControl(k)] = escapeDeep(v);
+    for (const [k, v] of Object.entries(value)) out[escapeControl(k)] = escapeCopy(v);
     return out as T;
   }
   return value;

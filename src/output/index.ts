@@ -1,11 +1,11 @@
 // The output layer: commands hand over rows or objects; this renders table (cli-table3 on a TTY,
 // tab-separated when piped), json, jsonl, csv or conn. Data to stdout, notices to stderr.
-import { Chalk } from 'chalk';
 // BaseContext: the output layer sees streams, globals and colour, never the API client or config.
+import type { Writable } from 'node:stream';
 import type { BaseContext as Context, OutputFormat } from '../globals.js';
 import { UsageError } from '../errors.js';
 import { escapeControl, escapeDeep } from './escape.js';
-import { cell, plainPaint, type Paint } from './format.js';
+import { cell, paintWhen, plainPaint, type Paint } from './format.js';
 import { fitColumns, fitHint, tableWidth, terminalColumns } from './fit.js';
 
 export * from './format.js';
@@ -53,8 +53,20 @@ export function assertFormats(ctx: Context, allowed: readonly OutputFormat[]): v
 export function paintFor(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): Paint {
   const on = stream === 'stdout' ? ctx.stdoutColor : ctx.stderrColor;
   if (!on) return plainPaint;
-  const c = new Chalk({ level: 1 });
+  // Only if loadPaint() was skipped (no command does): the same codes, minus chalk's nesting care.
+  if (!chalk) return paintWhen(true);
+  const c = new chalk.Chalk({ level: 1 });
   return { bold: c.bold, dim: c.dim, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
+}
+
+let chalk: typeof import('chalk') | undefined;
+
+/**
+ * Loads chalk for paintFor(), before a command runs, only when a stream is coloured: piped and
+ * redirected output (scripts, cron: most runs) never loads it (src/commands/action.ts).
+ */
+export async function loadPaint(): Promise<void> {
+  chalk ??= await import('chalk');
 }
 
 /**
@@ -101,20 +113,56 @@ function tsvField(s: string): string {
   return s.replace(/[\t\r\n]+/g, ' ');
 }
 
-async function* iterate<T>(items: T[] | AsyncIterable<T>): AsyncGenerator<T> {
-  if (Array.isArray(items)) yield* items;
-  else yield* items;
+/**
+ * What printList writes to stdout, gathered for one turn of the event loop and written at once:
+ * a streamed page of 200 units is one write() rather than 200 (10,000 single writes were about a
+ * third of `units list --all -o conn`'s time, bench/RESULTS.md). Everything gathered is written
+ * as soon as the loop waits (for the next page, say), at 64 KiB, and by flush() at the end, so a
+ * stream still shows each page as it arrives.
+ */
+class LineBatch {
+  private buffered = '';
+  private scheduled = false;
+
+  constructor(private readonly out: Writable) {}
+
+  write(text: string): void {
+    this.buffered += text;
+    if (this.buffered.length >= 65_536) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  flush(): void {
+    if (this.buffered === '') return;
+    const text = this.buffered;
+    this.buffered = '';
+    this.out.write(text);
+  }
 }
 
 /** Renders a list (an array, or an async iterable streamed page by page). Returns the item count. */
 export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, view: View<T> = {}): Promise<number> {
+  const out = new LineBatch(ctx.io.stdout);
+  try {
+    return await printListTo(out, ctx, items, view);
+  } finally {
+    out.flush();
+  }
+}
+
+async function printListTo<T>(out: LineBatch, ctx: Context, items: T[] | AsyncIterable<T>, view: View<T>): Promise<number> {
   const mode = outputMode(ctx);
-  const out = ctx.io.stdout;
   let count = 0;
   switch (mode) {
     case 'json': {
       // Streamed as a valid JSON array, so `--all` never holds every page in memory.
-      for await (const item of iterate(items)) {
+      for await (const item of items) {
         out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
         count += 1;
       }
@@ -122,14 +170,14 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
       break;
     }
     case 'jsonl':
-      for await (const item of iterate(items)) {
+      for await (const item of items) {
         out.write(`${JSON.stringify(item)}\n`);
         count += 1;
       }
       break;
     case 'conn': {
       if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
-      for await (const item of iterate(items)) {
+      for await (const item of items) {
         const line = view.conn(escapeDeep(item));
         if (line) out.write(`${line}\n`);
         count += 1;
@@ -138,7 +186,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
     }
     case 'csv': {
       let header: string[] | undefined;
-      for await (const item of iterate(items)) {
+      for await (const item of items) {
         const flat = flatten(escapeDeep(item));
         if (!header) {
           header = Object.keys(flat);
@@ -151,7 +199,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
     }
     case 'tsv': {
       let cols: Column<T>[] | undefined = view.columns;
-      for await (const item of iterate(items)) {
+      for await (const item of items) {
         const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
         cols = use;
         const shown = escapeDeep(item as T);
@@ -162,7 +210,7 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
     }
     case 'table': {
       const rows: T[] = [];
-      for await (const item of iterate(items)) rows.push(item);
+      for await (const item of items) rows.push(item);
       count = rows.length;
       if (rows.length > 0) out.write(`${await renderTable(ctx, rows, view.columns ?? genericColumns(rows))}\n`);
       break;

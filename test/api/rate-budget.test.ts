@@ -8,7 +8,7 @@
 // request that had gone to sleep until the old reset woke up and set the budget back to the
 // full limit, throwing that news away, and the batch then overran the window it was already in.
 import { describe, expect, it } from 'vitest';
-import { RateBudget, type RateHeaders } from '../../src/api/rate-limiter.js';
+import { RateBudget, type RateHeaders, type RateTicket } from '../../src/api/rate-limiter.js';
 import { RateLimiter } from '../../src/sandbox/ratelimit.js';
 
 const LIMIT = 6;
@@ -44,29 +44,39 @@ class FakeTime {
 /** Lets every promise continuation that is ready run (a macrotask turn drains the microtasks). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function harness(latency: () => number = () => 20) {
+interface Server {
+  hit(key: string, now: number): { allowed: boolean; limit: number; remaining: number; reset: number; retryAfter: number };
+}
+
+function harness(latency: () => number = () => 20, server: Server = new RateLimiter(LIMIT, WINDOW_MS)) {
   const time = new FakeTime();
-  const server = new RateLimiter(LIMIT, WINDOW_MS);
   const budget = new RateBudget(() => time.now, time.sleep);
   let refused = 0;
-  /** The server counts a request now; returns the headers it answers with. */
-  const arrive = (): RateHeaders | 'refused' => {
+  let sent = 0;
+  /** The server counts a request now; returns the headers it answers with (a 429's too). */
+  const arrive = (): RateHeaders & { refused?: number } => {
+    sent += 1;
     const b = server.hit('key', time.now);
-    if (!b.allowed) {
-      refused += 1;
-      return 'refused';
-    }
-    return { limit: b.limit, remaining: b.remaining, resetAt: b.reset * 1000 };
+    const headers = { limit: b.limit, remaining: b.remaining, resetAt: b.reset * 1000 };
+    if (b.allowed) return headers;
+    refused += 1;
+    return { ...headers, refused: b.retryAfter };
   };
-  const answer = (h: RateHeaders | 'refused') => (h === 'refused' ? budget.exhaust(time.now + 1000) : budget.update(h));
+  /** As the client does: the headers first, then a 429 spends the budget until Retry-After. */
+  const answer = (h: RateHeaders & { refused?: number }, ticket?: RateTicket) => {
+    budget.update(h, ticket);
+    if (h.refused !== undefined) budget.exhaust(time.now + h.refused * 1000);
+  };
   /** acquire → arrive at the server at once → its answer `latency()` ms later (others go meanwhile). */
-  const request = async () => {
-    await budget.acquire();
+  const request = async (): Promise<void> => {
+    const ticket = await budget.acquire();
     const headers = arrive();
     await time.sleep(latency());
-    answer(headers);
+    answer(headers, ticket);
+    // A refused request is sent again, as the client does.
+    if (headers.refused !== undefined) return request();
   };
-  return { time, budget, arrive, answer, request, refused: () => refused };
+  return { time, budget, arrive, answer, request, refused: () => refused, sent: () => sent };
 }
 
 describe('RateBudget against a fixed-window server', () => {
@@ -125,5 +135,95 @@ describe('RateBudget against a fixed-window server', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+/** Windows aligned to the clock (0–1000, 1000–2000, …) rather than started by their first request. */
+class AlignedLimiter implements Server {
+  private start = -1;
+  private count = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+  hit(_key: string, now: number) {
+    const start = Math.floor(now / this.windowMs) * this.windowMs;
+    if (start !== this.start) {
+      this.start = start;
+      this.count = 0;
+    }
+    const allowed = this.count < this.limit;
+    if (allowed) this.count += 1;
+    const resetMs = start + this.windowMs;
+    return {
+      allowed,
+      limit: this.limit,
+      remaining: this.limit - this.count,
+      reset: Math.ceil(resetMs / 1000),
+      retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+    };
+  }
+}
+
+/** `n` requests in `lanes` lanes from t = `start`; resolves with the fake time until the last answer. */
+async function bulk(h: ReturnType<typeof harness>, n: number, lanes: number, start: number): Promise<number> {
+  h.time.now = start;
+  let left = n;
+  let last = start;
+  const lane = async () => {
+    while (left-- > 0) {
+      await h.request();
+      last = h.time.now;
+    }
+  };
+  const done = Promise.all(Array.from({ length: lanes }, lane));
+  await h.time.runUntilIdle();
+  await done;
+  return last - start;
+}
+
+describe('RateBudget uses the whole window, not the rounded Reset', () => {
+  it('a bulk run takes the rate bound (within 5 %), whatever the phase of its windows, and draws no 429', async () => {
+    // 60 requests at 6 per 1 s window need 10 windows: 9 full ones and the last request's answer.
+    // Waiting for the rounded Reset (+ slack) made each 1 s window cost about 2 s.
+    const failures: string[] = [];
+    for (let phase = 0; phase < 1000; phase += 97) {
+      const h = harness(() => 5);
+      const took = await bulk(h, 60, 4, 5000 + phase);
+      if (h.refused() || took > 9 * WINDOW_MS * 1.05) failures.push(`phase ${phase}: ${took} ms, ${h.refused()} refused`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('with slow, uneven answers (up to 300 ms) it still draws no 429', async () => {
+    const failures: string[] = [];
+    for (let phase = 0; phase < 1000; phase += 131) {
+      let seed = phase;
+      const h = harness(() => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return 2 + (seed % 300);
+      });
+      await bulk(h, 60, 4, 5000 + phase);
+      if (h.refused()) failures.push(`phase ${phase}: ${h.refused()} refused`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('a server whose windows are aligned to the clock costs at most one 429, then Reset alone paces', async () => {
+    for (const phase of [0, 250, 500, 990]) {
+      const h = harness(() => 5, new AlignedLimiter(LIMIT, WINDOW_MS));
+      await bulk(h, 60, 4, 5000 + phase);
+      expect(h.refused(), `phase ${phase}`).toBeLessThanOrEqual(1);
+      expect(h.sent() - h.refused()).toBe(60);
+    }
+  });
+
+  it('a window that is not a whole number of seconds costs at most one 429', async () => {
+    for (const phase of [0, 400, 800]) {
+      const h = harness(() => 5, new RateLimiter(LIMIT, 1500));
+      await bulk(h, 60, 4, 5000 + phase);
+      expect(h.refused(), `phase ${phase}`).toBeLessThanOrEqual(1);
+      expect(h.sent() - h.refused()).toBe(60);
+    }
   });
 });

@@ -39,9 +39,10 @@ describe('the built binary', () => {
   it('--help loads none of the heavy modules', async () => {
     const record = join(home.dir, 'imports.txt');
     const hook = fileURLToPath(new URL('../fixtures/record-imports.mjs', import.meta.url));
+    // The full path, as on a terminal: FORCE_COLOR (here off) skips dist/help.txt (help-fast-path.test.ts).
     const r = await execa('node', ['--import', hook, BIN, '--help'], {
       reject: false,
-      env: cleanEnv({ ...home.env, RECORD_IMPORTS: record }),
+      env: cleanEnv({ ...home.env, RECORD_IMPORTS: record, FORCE_COLOR: '0' }),
     });
     expect(r.exitCode).toBe(0);
     const loaded = readFileSync(record, 'utf8').split('\n').filter(Boolean);

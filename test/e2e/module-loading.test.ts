@@ -18,6 +18,10 @@ interface Loaded {
   packages: Set<string>;
   /** Our source files (src/…) inside the loaded dist chunks. */
   sources: Set<string>;
+  /** Node's own modules ('node:http2', …). */
+  builtins: Set<string>;
+  /** Every URL recorded. */
+  loaded: string[];
 }
 
 let runs = 0;
@@ -36,7 +40,8 @@ async function loadedBy(args: string[], home: TempHome, env: Record<string, stri
       for (const s of map.sources) sources.add(s.replace(/^(\.\.\/)+/, ''));
     }
   }
-  return { exitCode: r.exitCode, stdout: String(r.stdout), packages, sources };
+  const builtins = new Set(urls.filter((u) => u.startsWith('node:')));
+  return { exitCode: r.exitCode, stdout: String(r.stdout), packages, sources, builtins, loaded: urls };
 }
 
 const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic'];
@@ -54,8 +59,9 @@ describe('--help and --version', () => {
     it(`proxyctl ${args.join(' ')} loads no HTTP client, prompts, tables, spinners, colours or config store`, async () => {
       const l = await loadedBy(args, home);
       expect(l.exitCode).toBe(0);
-      // --version alone is answered before the CLI loads; help needs commander (and the recording works).
-      if (args.length === 1 && args[0] === '--version') expect([...l.packages]).toEqual([]);
+      // --version and --help alone are answered before the CLI loads (--help from dist/help.txt,
+      // see help-fast-path.test.ts); other help needs commander (and the recording works).
+      if (args.length === 1) expect([...l.packages]).toEqual([]);
       else expect(l.packages.has('commander')).toBe(true);
       expect(HEAVY.filter((p) => l.packages.has(p))).toEqual([]);
       expect(prompts(l)).toEqual([]);
@@ -96,6 +102,16 @@ describe('a one-request command', () => {
       expect(prompts(l)).toEqual([]);
       // Reading the API key from the environment writes nothing: no lock, no atomic writer.
       expect(['proper-lockfile', 'write-file-atomic'].filter((p) => l.packages.has(p))).toEqual([]);
+      // Output into a pipe is not coloured: no chalk. Plain HTTP/1.1: no HTTP/2 client, no TLS.
+      expect(l.packages.has('chalk')).toBe(false);
+      expect(['node:http2', 'node:tls'].filter((b) => l.builtins.has(b))).toEqual([]);
+      expect(l.loaded.some((u) => u.endsWith('/undici/lib/dispatcher/client-h2.js'))).toBe(false);
     });
   }
+
+  it('with colour forced, chalk is loaded before the command runs', async () => {
+    const l = await loadedBy(['units', 'list'], kit.home, { ...env(), FORCE_COLOR: '1' });
+    expect(l.exitCode).toBe(0);
+    expect(l.packages.has('chalk')).toBe(true);
+  });
 });
