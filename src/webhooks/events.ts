@@ -118,3 +118,19 @@ export function summarizeEvent(payload: EventPayload): string {
   }
   return prefix + text.replace(/ ,/g, ',');
 }
+
+/** The events of the spec (§6.4), for completion; deliveries may carry others. */
+export const WEBHOOK_EVENTS = [
+  'unit.created',
+  'unit.extended',
+  'unit.swapped',
+  'unit.protocol_changed',
+  'unit.modified',
+  'unit.released',
+  'unit.down',
+  'usage.warning',
+  'usage.throttled',
+  'server.down',
+  'server.ip_changed',
+  'balance.low',
+] as const;

@@ -12,6 +12,7 @@
 // - listen-process.ts  `proxyctl webhook listen` as a process: spawnListen()
 // - config-file.ts     the config file on disk, logins through stdin, a process holding the config lock
 // - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless)
+// - shell.ts           real shells completing proxyctl: shellEnv(), bashCompletions(), fishCompletions(), shellOnPty(), hasShell()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
 export * from './cli.js';
@@ -26,3 +27,4 @@ export * from './scripted-server.js';
 export * from './streams.js';
 export * from './terminal.js';
 export * from './webhook-sink.js';
+export * from './shell.js';

@@ -15,6 +15,7 @@ import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import { quoteView, unitDetailView, unitView } from '../../units/view.js';
+import { remember } from '../completion/remember.js';
 
 /** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
 export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan): Promise<void> {
@@ -75,6 +76,7 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan):
   );
   // Label successes with their new ref in the summary.
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
+  await remember(ctx, { add: { units: report.outcomes.flatMap((o) => (o.ok ? [o.value.proxyRef] : [])) } });
 
   await printOutcomes(ctx, report, { one: unitDetailView, many: unitView }, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));

@@ -12,6 +12,7 @@ import { parseInteger } from '../options.js';
 import { parsePaging, take } from '../paging.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
+import { remember } from '../completion/remember.js';
 
 type Flags = Input['flags'];
 
@@ -37,7 +38,9 @@ export function parseListFlags(f: Flags): ListOptions {
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   if (!opts.onePage) {
-    const count = await printList(ctx, take(api.all<Unit>('/units', shapes.unit, opts.query), opts.limit), unitView);
+    const refs: unknown[] = [];
+    const count = await printList(ctx, noting(take(api.all<Unit>('/units', shapes.unit, opts.query), opts.limit), refs), unitView);
+    await remember(ctx, { add: { units: refs } });
     await sayPoolMiss(ctx, api, count, opts.query.poolId);
     return;
   }
@@ -45,10 +48,19 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const first = await page.next();
   const items = first.done ? [] : first.value.items;
   const count = await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), unitView);
+  await remember(ctx, { add: { units: items.map((u) => u.proxyRef) } });
   await sayPoolMiss(ctx, api, count, opts.query.poolId);
   const p = first.done ? undefined : first.value.pagination;
   if (p?.hasNext)
     ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); drop --page/--page-size for every unit`);
+}
+
+/** Passes the units on as they stream, noting their refs for shell completion. */
+async function* noting(units: AsyncIterable<Unit>, refs: unknown[]): AsyncIterable<Unit> {
+  for await (const u of units) {
+    refs.push(u?.proxyRef);
+    yield u;
+  }
 }
 
 /** No units with --pool: a pool the catalogue does not hold is a typo worth a warning. */
