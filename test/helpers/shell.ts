@@ -15,7 +15,7 @@ export async function hasShell(shell: string): Promise<boolean> {
 }
 
 /** The environment a user's shell would have: the temp home, and `proxyctl` on PATH running the built binary. */
-export function shellEnv(home: TempHome, extra: Record<string, string> = {}): Record<string, string | undefined> {
+export function shellEnv(home: TempHome, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const bin = join(home.dir, 'bin');
   mkdirSync(bin, { recursive: true });
   const shim = join(bin, 'proxyctl');
