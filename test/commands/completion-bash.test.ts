@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bashCompletions, proxyctl, shellEnv, tempHome } from '../helpers/index.js';
 
-describe('bash completion', () => {
+describe('bash completion', { timeout: 300_000 }, () => {
   const home = tempHome();
   let script: string;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { proxyctl, tempHome } from '../helpers/index.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FILES = { bash: 'proxyctl.bash', zsh: '_proxyctl', fish: 'proxyctl.fish' } as const;
 
-describe('completions/', () => {
+describe('completions/', { timeout: 300_000 }, () => {
   for (const [shell, file] of Object.entries(FILES)) {
     it(`completions/${file} is what proxyctl completion ${shell} prints (else: npm run completions)`, async () => {
       const home = tempHome();

@@ -46,8 +46,9 @@ async function install(kit: Kit, shell: 'bash' | 'zsh' | 'fish', lines = install
  */
 async function onShell(argv: string[], env: Record<string, string | undefined>) {
   const t = shellOnPty(argv, env);
-  // Quoted so that the echo of this line is not the prompt itself.
-  t.key("PS1='RE''ADY> '\n");
+  // A window big enough that long lists are drawn without a "show all?" question (script(1)'s pty
+  // is 0x0), and a prompt quoted so that the echo of this line is not the prompt itself.
+  t.key("stty cols 200 rows 100; LISTMAX=10000; PS1='RE''ADY> '\n");
   if (!(await t.until('READY> '))) throw new Error(`no prompt on:\n${t.screen()}`);
   return {
     async tab(line: string, ...expected: string[]) {
@@ -80,10 +81,10 @@ beforeAll(async () => {
   );
   expect((await kit.run(['pools'])).exitCode).toBe(0);
   poolIds = (await kit.api<{ data: { poolId: string }[] }>('/pools')).data.map((p) => p.poolId);
-});
+}, 300_000);
 afterAll(() => kit.close());
 
-describe('bash', () => {
+describe('bash', { timeout: 300_000 }, () => {
   it('the README lines install it for a user without root: ~/.bashrc, and bash-completion’s loader when present', async () => {
     await install(kit, 'bash');
     const installed = join(kit.home.dir, '.local/share/bash-completion/completions/proxyctl');
@@ -113,10 +114,10 @@ describe('bash', () => {
     } finally {
       await sh.close();
     }
-  }, 120_000);
+  });
 });
 
-describe.skipIf(!(await hasShell('zsh')))('zsh (installed here)', () => {
+describe.skipIf(!(await hasShell('zsh')))('zsh (installed here)', { timeout: 300_000 }, () => {
   it('the README lines install it; TAB on a terminal completes verbs, aliases, values and pool ids', async () => {
     await install(kit, 'zsh');
     expect(readFileSync(join(kit.home.dir, '.zsh/completions/_proxyctl'), 'utf8')).toBe(
@@ -132,11 +133,11 @@ describe.skipIf(!(await hasShell('zsh')))('zsh (installed here)', () => {
     } finally {
       await sh.close();
     }
-  }, 120_000);
+  });
 });
 if (!(await hasShell('zsh'))) describe.skip('zsh: not installed here (apt-get install zsh to run these)', () => undefined);
 
-describe.skipIf(!(await hasShell('fish')))('fish (installed here)', () => {
+describe.skipIf(!(await hasShell('fish')))('fish (installed here)', { timeout: 300_000 }, () => {
   it('the README lines install it; fish completes verbs, aliases, values and pool ids', async () => {
     await install(kit, 'fish');
     const complete = async (line: string) => {

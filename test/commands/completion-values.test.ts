@@ -16,7 +16,7 @@ async function completeIn(kit: Kit, words: string[], env: Record<string, string>
   return { values: lines.slice(0, -1).map((l) => l.split('\t')[0]), directive: lines.at(-1), stdout: String(r.stdout) };
 }
 
-describe('proxyctl __complete: the command tree and fixed sets', () => {
+describe('proxyctl __complete: the command tree and fixed sets', { timeout: 300_000 }, () => {
   let kit: Kit;
   beforeAll(async () => {
     kit = await startKit();
@@ -60,7 +60,7 @@ describe('proxyctl __complete: the command tree and fixed sets', () => {
   });
 });
 
-describe('proxyctl __complete: values the account’s commands left in the cache', () => {
+describe('proxyctl __complete: values the account’s commands left in the cache', { timeout: 300_000 }, () => {
   let kit: Kit;
   beforeAll(async () => {
     kit = await startKit();
@@ -121,7 +121,7 @@ describe('proxyctl __complete: values the account’s commands left in the cache
   });
 });
 
-describe('proxyctl __complete: profiles and the network', () => {
+describe('proxyctl __complete: profiles and the network', { timeout: 300_000 }, () => {
   const home = tempHome();
   afterAll(() => home.cleanup());
 

@@ -105,7 +105,7 @@ describe('TAB: proxyctl __complete', () => {
   beforeAll(async () => {
     kit = await startKit();
     expect((await kit.run(['pools', '--json'])).exitCode).toBe(0);
-  });
+  }, 300_000);
   afterAll(() => kit.close());
 
   // Each with what it offers: pool ids from the cache (filled by `pools`), no units or profiles yet, a verb.

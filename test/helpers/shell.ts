@@ -52,8 +52,12 @@ export async function fishCompletions(script: string, line: string, env: Record<
     .map((l) => l.split('\t')[0]!);
 }
 
-/** An interactive shell on a pty: type with `key`, wait for what it draws with `until`. */
+/**
+ * An interactive shell on a pty: type with `key`, wait for what it draws with `until`. Every TAB
+ * starts node, which takes seconds on a loaded 2-core machine: a session may take a minute; a
+ * hang ends after four, with the screen in the failure.
+ */
 export function shellOnPty(argv: string[], env: Record<string, string | undefined>) {
   const vars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
-  return onPty(argv.map(quote).join(' '), vars);
+  return onPty(argv.map(quote).join(' '), vars, 240_000);
 }

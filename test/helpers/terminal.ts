@@ -15,12 +15,15 @@ export function inTerminal(env: Record<string, string>, args: string[], size?: {
   return onPty(stty + ['node', BIN, ...args].map(quoteArg).join(' '), env);
 }
 
-/** Any shell command line on a pty (script(1)): an interactive shell, for example (see shell.ts). */
-export function onPty(command: string, env: Record<string, string>) {
+/**
+ * Any shell command line on a pty (script(1)): an interactive shell, for example (see shell.ts).
+ * Killed after `timeoutMs`, a guard against a hang, far above what a loaded machine needs.
+ */
+export function onPty(command: string, env: Record<string, string>, timeoutMs = 60_000) {
   const child: ResultPromise = execa('script', ['-qefc', command, '/dev/null'], {
     reject: false,
     stdin: 'pipe',
-    timeout: 60_000,
+    timeout: timeoutMs,
     env: cleanEnv({ SHELL: '/bin/sh', NO_COLOR: '1', TERM: 'xterm', ...env }),
     extendEnv: true,
   });
