@@ -42,7 +42,7 @@ async function install(kit: Kit, shell: 'bash' | 'zsh' | 'fish', lines = install
 
 /**
  * An interactive shell on a pty, prompt "READY> ". `tab(line, …expected)` types `line` (TABs
- * included), waits for each expected text to be drawn, then abandons the line with Ctrl-C.
+ * included), waits for each expected text to be drawn, then abandons the line.
  */
 async function onShell(argv: string[], env: Record<string, string | undefined>) {
   const t = shellOnPty(argv, env);
@@ -57,9 +57,11 @@ async function onShell(argv: string[], env: Record<string, string | undefined>) 
       for (const text of expected) {
         if (!(await t.until(text, from))) throw new Error(`no ${JSON.stringify(text)} after ${JSON.stringify(line)} on:\n${t.screen()}`);
       }
+      // Ctrl-U empties the line (bash and zsh alike), Enter on the empty line draws a fresh prompt.
+      // (Ctrl-C does not always redraw bash's prompt on a pty, so it is not waited for.)
       from = t.screen().length;
-      t.key('\x03');
-      if (!(await t.until('READY> ', from))) throw new Error(`no prompt after Ctrl-C on:\n${t.screen()}`);
+      t.key('\x15\r');
+      if (!(await t.until('READY> ', from))) throw new Error(`no prompt after Ctrl-U, Enter on:\n${t.screen()}`);
     },
     async close() {
       t.key('exit\n');
