@@ -11,6 +11,7 @@ import { VERSION } from './version.js';
 import { escapeControl } from './output/escape.js';
 import { paintWhen } from './output/format.js';
 import type { Runtime } from './commands/action.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { examples, register } from './commands/action.js';
 import { commands } from './commands/index.js';
 import { TOPICS } from './commands/help/help.command.js';
@@ -90,6 +91,9 @@ export async function main(argv: readonly string[], io: IO, opts: MainOptions = 
     io.stdout.write(program.helpInformation());
     return ExitCode.ok;
   }
+  // The hidden entry point the shell completion scripts call on TAB (see commands/completion/complete.ts).
+  if (argv[0] === '__complete')
+    return (await import('./commands/completion/complete.js')).complete(program as unknown as CommandUnknownOpts, argv.slice(1), io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     // The handler's exit code is final, Ctrl-C or not (see Handler in commands/action.ts).

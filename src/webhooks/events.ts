@@ -119,7 +119,7 @@ export function summarizeEvent(payload: EventPayload): string {
   return prefix + text.replace(/ ,/g, ',');
 }
 
-/** The events of spec §6.4: what `webhook listen --on` accepts. */
+/** The events of spec §6.4: what `webhook listen --on` accepts and TAB offers; deliveries may carry others. */
 export const EVENT_NAMES = [
   'unit.created',
   'unit.extended',

@@ -115,3 +115,33 @@ describe('a one-request command', () => {
     expect(l.packages.has('chalk')).toBe(true);
   });
 });
+
+describe('TAB: proxyctl __complete', () => {
+  let kit: Kit;
+  beforeAll(async () => {
+    kit = await startKit();
+    expect((await kit.run(['pools', '--json'])).exitCode).toBe(0);
+  }, 300_000);
+  afterAll(() => kit.close());
+
+  // Each with what it offers: pool ids from the cache (filled by `pools`), no units or profiles yet, a verb.
+  for (const [words, offered] of [
+    [['units', 'create', '--pool', ''], /^US-\d+$/m],
+    [['units', 'get', ''], /^:4$/],
+    [['profiles', 'use', ''], /^:4$/],
+    [['units', 'l'], /^list\t/],
+  ] as const) {
+    it(`proxyctl __complete ${words.join(' ')} loads no HTTP client, API client, prompts, tables or config writers`, async () => {
+      const l = await loadedBy(['__complete', ...words], kit.home, { PROXYCTL_BASE_URL: kit.sb.baseUrl, PROXYCTL_API_KEY: kit.sb.apiKey });
+      expect(l.exitCode).toBe(0);
+      expect(l.stdout).toMatch(offered);
+      expect(l.stdout).toMatch(/:4$/);
+      expect(HEAVY.filter((p) => l.packages.has(p))).toEqual([]);
+      expect(prompts(l)).toEqual([]);
+      // The values cache and the config store's path helpers; nothing of the API client or the context's wiring.
+      const unwanted = (s: string) =>
+        (s.startsWith('src/api/') && s !== 'src/api/enums.ts') || s.startsWith('src/context/api') || s.startsWith('src/context/client');
+      expect([...l.sources].filter(unwanted)).toEqual([]);
+    });
+  }
+});

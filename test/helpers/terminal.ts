@@ -12,11 +12,18 @@ const quoteArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 export function inTerminal(env: Record<string, string>, args: string[], size?: { columns: number; rows?: number }) {
   const stty = size ? `stty cols ${size.columns} rows ${size.rows ?? 50}; ` : '';
-  const command = stty + ['node', BIN, ...args].map(quoteArg).join(' ');
+  return onPty(stty + ['node', BIN, ...args].map(quoteArg).join(' '), env);
+}
+
+/**
+ * Any shell command line on a pty (script(1)): an interactive shell, for example (see shell.ts).
+ * Killed after `timeoutMs`, a guard against a hang, far above what a loaded machine needs.
+ */
+export function onPty(command: string, env: Record<string, string>, timeoutMs = 60_000) {
   const child: ResultPromise = execa('script', ['-qefc', command, '/dev/null'], {
     reject: false,
     stdin: 'pipe',
-    timeout: 60_000,
+    timeout: timeoutMs,
     env: cleanEnv({ SHELL: '/bin/sh', NO_COLOR: '1', TERM: 'xterm', ...env }),
     extendEnv: true,
   });
@@ -86,7 +93,7 @@ export const KEY = { up: '\x1b[A', down: '\x1b[B', enter: '\r', backspace: '\x7f
  * Answers each prompt of `t` in turn: waits for its text (after the previous answer), then types
  * its keys. Throws with the screen when a prompt never shows; resolves with the process's result.
  */
-export async function answerPrompts(t: ReturnType<typeof inTerminal>, steps: [string | RegExp, string][]) {
+export async function answerPrompts(t: ReturnType<typeof onPty>, steps: [string | RegExp, string][]) {
   let from = 0;
   for (const [prompt, keys] of steps) {
     if (!(await t.until(prompt, from))) throw new Error(`no prompt ${String(prompt)} on:\n${t.screen()}`);

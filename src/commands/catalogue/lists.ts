@@ -9,6 +9,7 @@ import type { Query } from '../../api/index.js';
 import { assertFormats, withSpinner } from '../../output/index.js';
 import { byCountry, countryCode } from '../country.js';
 import * as shapes from '../../api/shapes.js';
+import { catalogueValues, remember } from '../completion/remember.js';
 
 export async function fetchCollection(ctx: Context, path: string, query: Query = {}): Promise<unknown[]> {
   const api = await ctx.api();
@@ -21,7 +22,9 @@ export async function fetchCollection(ctx: Context, path: string, query: Query =
 }
 
 async function show(ctx: Context, path: string, query: Query, empty: string): Promise<Result> {
-  return showList(await fetchCollection(ctx, path, query), { empty });
+  const rows = await fetchCollection(ctx, path, query);
+  await remember(ctx, { add: catalogueValues(rows) });
+  return showList(rows, { empty });
 }
 
 export function providers({ ctx }: ProvidersInput): Promise<Result> {

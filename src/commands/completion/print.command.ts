@@ -10,9 +10,8 @@ export type Input = InputOf<typeof command>;
 export default defineCommand({
   command,
   examples: [
-    'proxyctl completion bash > /etc/bash_completion.d/proxyctl',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell example, expanded by zsh
-    'proxyctl completion zsh > "${fpath[1]}/_proxyctl"',
+    'proxyctl completion bash > ~/.local/share/bash-completion/completions/proxyctl',
+    'proxyctl completion zsh > ~/.zsh/completions/_proxyctl',
     'proxyctl completion fish > ~/.config/fish/completions/proxyctl.fish',
   ],
   load: async () => (await import('./print.js')).default,

@@ -7,6 +7,7 @@ import { assertFormats, pricesText, withExtraFields, withSpinner, type Column } 
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import * as shapes from '../../api/shapes.js';
+import { catalogueValues, remember } from '../completion/remember.js';
 
 export function checkPoolId(id: string): string {
   const v = id.trim();
@@ -27,6 +28,7 @@ export async function run(poolId: string, ctx: Context): Promise<Pool> {
 export default async function get({ args: [poolId], ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const pool = await run(checkPoolId(poolId), ctx);
+  await remember(ctx, { add: catalogueValues([pool]) });
   // One object: a single prices row instead of a column per period.
   const columns: Column<Pool>[] = [
     ...poolColumns(undefined).slice(0, 6),

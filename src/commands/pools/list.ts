@@ -6,6 +6,7 @@ import { assertFormats, withExtraFields, withSpinner } from '../../output/index.
 import { byCountry, countryCode } from '../country.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import * as shapes from '../../api/shapes.js';
+import { catalogueValues, remember } from '../completion/remember.js';
 
 export interface ListOptions {
   provider?: string | undefined;
@@ -41,6 +42,7 @@ export default async function list({ flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const opts = parseOptions(flags);
   const { data, prices } = await run(opts, ctx);
+  await remember(ctx, { add: catalogueValues(data) });
   return showList(data, {
     columns: withExtraFields(poolColumns(prices), POOL_KEYS, data),
     empty: 'No pools match.',

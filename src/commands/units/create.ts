@@ -16,6 +16,7 @@ import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import { quoteView, unitDetailView, unitView } from '../../units/view.js';
+import { remember } from '../completion/remember.js';
 
 /** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
 export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan, conn?: View<Unit>['conn']): Promise<void> {
@@ -76,6 +77,7 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan, 
   );
   // Label successes with their new ref in the summary.
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
+  await remember(ctx, { add: { units: report.outcomes.flatMap((o) => (o.ok ? [o.value.proxyRef] : [])) } });
 
   const views = conn ? { one: { ...unitDetailView, conn }, many: { ...unitView, conn } } : { one: unitDetailView, many: unitView };
   await printOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));

@@ -14,6 +14,7 @@ import { parseInteger } from '../options.js';
 import { parsePaging, take } from '../paging.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
+import { remember } from '../completion/remember.js';
 
 type Flags = Input['flags'];
 
@@ -42,7 +43,13 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
   const api = await ctx.api();
   const keep = descriptionMatcher(opts.descriptionContains);
   if (!opts.onePage) {
-    const count = await printList(ctx, take(whereUnits(api.all<Unit>('/units', shapes.unit, opts.query), keep), opts.limit), view);
+    const refs: unknown[] = [];
+    const count = await printList(
+      ctx,
+      noting(take(whereUnits(api.all<Unit>('/units', shapes.unit, opts.query), keep), opts.limit), refs),
+      view,
+    );
+    await remember(ctx, { add: { units: refs } });
     await sayPoolMiss(ctx, api, count, opts.query.poolId);
     return;
   }
@@ -50,10 +57,19 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
   const first = await page.next();
   const items = first.done ? [] : first.value.items.filter(keep);
   const count = await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), view);
+  await remember(ctx, { add: { units: items.map((u) => u.proxyRef) } });
   await sayPoolMiss(ctx, api, count, opts.query.poolId);
   const p = first.done ? undefined : first.value.pagination;
   if (p?.hasNext)
     ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); drop --page/--page-size for every unit`);
+}
+
+/** Passes the units on as they stream, noting their refs for shell completion. */
+async function* noting(units: AsyncIterable<Unit>, refs: unknown[]): AsyncIterable<Unit> {
+  for await (const u of units) {
+    refs.push(u?.proxyRef);
+    yield u;
+  }
 }
 
 /** No units with --pool: a pool the catalogue does not hold is a typo worth a warning. */

@@ -10,6 +10,7 @@ import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
 import { applied, notRemoved } from '../../units/not-applied.js';
 import { parseRefs } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
+import { remember } from '../completion/remember.js';
 
 interface Removed {
   proxyRef: string;
@@ -49,6 +50,7 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
     return res.data;
   });
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
+  await remember(ctx, { remove: { units: report.outcomes.flatMap((o) => (o.ok ? [o.label] : [])) } });
   settleBulk(ctx, report, 'released');
 }
 

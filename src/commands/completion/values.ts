@@ -1,0 +1,41 @@
+// What each flag's and argument's value completes with: a fixed set, values the account's own
+// commands left in the values cache, or the profile names in the config file. Keyed by flag (the
+// same flag means the same thing on every command, see options.ts) or by "<command path> <flag>"
+// where a flag's values differ per command; arguments by name or "<command path> <name>". A flag
+// declared with commander's .choices() completes with those and needs no entry here.
+import { PERIODS, PROTOCOLS } from '../../api/enums.js';
+import { UNIT_STATUSES } from '../../units/validate.js';
+import { DELIVERY_STATUSES, EVENT_NAMES } from '../../webhooks/events.js';
+import type { ValueKind } from '../../config/values-cache.js';
+
+export type Source = { fixed: readonly string[] } | { cached: ValueKind } | { profiles: true };
+
+const fixed = (values: readonly string[]): Source => ({ fixed: values });
+const cached = (kind: ValueKind): Source => ({ cached: kind });
+const profiles: Source = { profiles: true };
+
+export const FLAG_VALUES: Record<string, Source> = {
+  '--period': fixed(PERIODS),
+  '--protocol': fixed([...PROTOCOLS, 'inject']),
+  '--conn-format': fixed(['colon', 'at', 'url']),
+  '--pool': cached('pools'),
+  '--country': cached('countries'),
+  '--state': cached('states'),
+  '--provider': cached('providers'),
+  '--unit': cached('units'),
+  '--profile': profiles,
+  'units list --status': fixed(UNIT_STATUSES),
+  'webhook log --status': fixed(DELIVERY_STATUSES),
+  'webhook log --event': fixed(EVENT_NAMES),
+  'sandbox trigger --reason': fixed(['quota_exceeded', 'server_unreachable']),
+  'sandbox trigger --kind': fixed(['throttle', 'delete']),
+};
+
+export const ARG_VALUES: Record<string, Source> = {
+  ref: cached('units'),
+  refs: cached('units'),
+  'pool-id': cached('pools'),
+  'profiles use name': profiles,
+  'profiles remove name': profiles,
+  'sandbox trigger event': fixed(EVENT_NAMES),
+};

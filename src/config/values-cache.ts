@@ -1,0 +1,160 @@
+// The values cache behind shell completion: pool ids, countries, states, providers and unit refs
+// that commands saw in the API's answers, per account (profile and base URL), so that TAB can offer
+// them without a request. It is a cache, not a record: short-lived (VALUES_TTL_MS), bounded
+// (MAX_VALUES per kind, MAX_SCOPES accounts, MAX_FILE_BYTES read at most), written whole to a temp
+// file and renamed (readers never see half a file; two writers at once lose one update, which a
+// cache may), file 0600 in a 0700 dir. It holds no keys. Plain node:fs only: a command that
+// records values loads nothing more, and `proxyctl __complete` reads it in well under a millisecond.
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Env } from '../io.js';
+import { nonEmpty } from '../globals.js';
+import { DEFAULT_PROFILE, configDirFromEnv } from './store.js';
+
+export const VALUE_KINDS = ['pools', 'countries', 'states', 'providers', 'units'] as const;
+export type ValueKind = (typeof VALUE_KINDS)[number];
+
+/** Values older than this are not offered (units come and go; the catalogue changes slowly). */
+export const VALUES_TTL_MS = 12 * 3600 * 1000;
+export const MAX_VALUES = 1000;
+export const MAX_SCOPES = 16;
+export const MAX_FILE_BYTES = 1024 * 1024;
+const FILE = 'completion-values.json';
+
+interface Entry {
+  at: number;
+  values: string[];
+}
+interface Scope {
+  at: number;
+  kinds: Partial<Record<ValueKind, Entry>>;
+}
+interface CacheFile {
+  version: 1;
+  scopes: Record<string, Scope>;
+}
+
+/** The account a command talks to, as far as the cache needs to tell accounts apart. */
+export interface Account {
+  /** --profile or PROXYCTL_PROFILE. */
+  profile: string | undefined;
+  /** --base-url or PROXYCTL_BASE_URL. */
+  baseUrl: string | undefined;
+}
+
+/** The parts of the config file the cache and completion read: profile names and base URLs, never keys. */
+export interface ProfileNames {
+  current: string | undefined;
+  baseUrls: Record<string, string | undefined>;
+}
+
+/** Where the config file lives: PROXYCTL_CONFIG_DIR, else the OS config dir (as the config store does). */
+export async function configDir(env: Env): Promise<string> {
+  const fromEnv = configDirFromEnv(env);
+  if (fromEnv) return fromEnv;
+  const { default: envPaths } = await import('env-paths');
+  return envPaths('proxyctl', { suffix: '' }).config;
+}
+
+/** Where the cache lives: `cache/` in PROXYCTL_CONFIG_DIR when set (tests, portable setups), else the OS cache dir. */
+export async function cacheDir(env: Env): Promise<string> {
+  const fromEnv = configDirFromEnv(env);
+  if (fromEnv) return join(fromEnv, 'cache');
+  const { default: envPaths } = await import('env-paths');
+  return envPaths('proxyctl', { suffix: '' }).cache;
+}
+
+function readJson(path: string): unknown {
+  try {
+    if (statSync(path).size > MAX_FILE_BYTES) return undefined;
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Profile names and their base URLs from the config file (the keys are read past, never kept). */
+export async function readProfileNames(env: Env): Promise<ProfileNames> {
+  const data = readJson(join(await configDir(env), 'config.json'));
+  const baseUrls: Record<string, string | undefined> = {};
+  if (!isObject(data)) return { current: undefined, baseUrls };
+  if (isObject(data.profiles)) {
+    for (const [name, p] of Object.entries(data.profiles)) {
+      baseUrls[name] = isObject(p) && typeof p.baseUrl === 'string' ? p.baseUrl : undefined;
+    }
+  }
+  return { current: typeof data.currentProfile === 'string' ? data.currentProfile : undefined, baseUrls };
+}
+
+/** One key per account: the profile in use and the base URL it talks to (flag > environment > profile). */
+export function scopeKey(account: Account, env: Env, profiles: ProfileNames): string {
+  const profile = account.profile ?? nonEmpty(env.PROXYCTL_PROFILE) ?? profiles.current ?? DEFAULT_PROFILE;
+  const baseUrl = account.baseUrl ?? nonEmpty(env.PROXYCTL_BASE_URL) ?? profiles.baseUrls[profile] ?? '';
+  return `${profile} ${baseUrl.replace(/\/+$/, '')}`;
+}
+
+function readCache(dir: string): CacheFile {
+  const data = readJson(join(dir, FILE));
+  if (isObject(data) && data.version === 1 && isObject(data.scopes)) return data as unknown as CacheFile;
+  return { version: 1, scopes: {} };
+}
+
+/** The cached values of one kind for an account, newest first; none once they are older than the TTL. */
+export async function cachedValues(env: Env, account: Account, kind: ValueKind, nowMs: number): Promise<string[]> {
+  const key = scopeKey(account, env, await readProfileNames(env));
+  const entry = readCache(await cacheDir(env)).scopes[key]?.kinds?.[kind];
+  if (!entry || typeof entry.at !== 'number' || nowMs - entry.at >= VALUES_TTL_MS || !Array.isArray(entry.values)) return [];
+  return entry.values.filter((v): v is string => typeof v === 'string');
+}
+
+/** What a command saw: values of some kinds to add (newest first), and unit refs that are gone. */
+export interface Seen {
+  add?: Partial<Record<ValueKind, readonly unknown[]>>;
+  remove?: Partial<Record<ValueKind, readonly unknown[]>>;
+}
+
+/** A value worth offering on a command line: a short word without spaces or control characters. */
+const OFFERABLE = /^[\w.:@/+-]{1,100}$/;
+
+/** Adds (and removes) values for the account, prunes what is old or over the bounds, and writes the file whole. */
+export async function recordValues(env: Env, account: Account, seen: Seen, nowMs: number): Promise<void> {
+  const dir = await cacheDir(env);
+  const key = scopeKey(account, env, await readProfileNames(env));
+  const cache = readCache(dir);
+  const scope: Scope = cache.scopes[key] ?? { at: nowMs, kinds: {} };
+  let changed = false;
+  for (const kind of VALUE_KINDS) {
+    const add = (seen.add?.[kind] ?? []).filter((v): v is string => typeof v === 'string' && OFFERABLE.test(v));
+    const remove = new Set(seen.remove?.[kind] ?? []);
+    if (add.length === 0 && remove.size === 0) continue;
+    const old = scope.kinds[kind];
+    const kept = old && nowMs - old.at < VALUES_TTL_MS ? old.values : [];
+    const values = [...new Set([...add, ...kept])].filter((v) => !remove.has(v)).slice(0, MAX_VALUES);
+    scope.kinds[kind] = { at: add.length > 0 || !old ? nowMs : old.at, values };
+    changed = true;
+  }
+  if (!changed) return;
+  scope.at = nowMs;
+  const scopes = Object.entries({ ...cache.scopes, [key]: scope })
+    .filter(([, s]) => isObject(s) && typeof s.at === 'number' && nowMs - s.at < VALUES_TTL_MS)
+    .sort(([, a], [, b]) => b.at - a.at)
+    .slice(0, MAX_SCOPES);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  } catch {
+    // Not ours to tighten; the file itself is 0600.
+  }
+  const path = join(dir, FILE);
+  const tmp = `${path}.${randomUUID()}.tmp`;
+  try {
+    writeFileSync(tmp, `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}

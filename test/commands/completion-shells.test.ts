@@ -1,0 +1,159 @@
+// TAB in real shells, installed exactly as the README says (its install lines run here in a
+// temporary HOME, no root): bash always, on a pty; zsh on a pty and fish through its own
+// `complete -C`, where those shells are installed (skipped with the reason otherwise).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hasShell, shellEnv, shellOnPty, startKit, type Kit } from '../helpers/index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
+
+/** The README's install lines for one shell (the block after the completion-install marker). */
+function installLines(shell: 'bash' | 'zsh' | 'fish'): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = readme.split('<!-- completion-install')[1]!.split('```sh\n')[1]!.split('```')[0]!;
+  let current = '';
+  const lines: string[] = [];
+  for (const line of block.split('\n')) {
+    const heading = /^# (\w+)/.exec(line);
+    if (heading) current = heading[1]!;
+    else if (current === shell && line.trim() !== '') lines.push(line);
+  }
+  expect(lines.length).toBeGreaterThan(0);
+  return lines;
+}
+
+/** A user's environment with the kit's account in it; XDG dirs unset, so ~/.config and ~/.local are used. */
+function userEnv(kit: Kit) {
+  return shellEnv(kit.home, { PROXYCTL_BASE_URL: kit.sb.baseUrl, PROXYCTL_API_KEY: kit.sb.apiKey, XDG_CONFIG_HOME: undefined });
+}
+
+async function install(kit: Kit, shell: 'bash' | 'zsh' | 'fish', lines = installLines(shell)): Promise<void> {
+  const r = await execa('bash', ['--norc', '--noprofile', '-euc', lines.join('\n')], {
+    env: userEnv(kit),
+    extendEnv: false,
+    cwd: kit.home.dir,
+  });
+  expect(r.stderr).toBe('');
+}
+
+/**
+ * An interactive shell on a pty, prompt "READY> ". `tab(line, …expected)` types `line` (TABs
+ * included), waits for each expected text to be drawn, then abandons the line.
+ */
+async function onShell(argv: string[], env: Record<string, string | undefined>) {
+  const t = shellOnPty(argv, env);
+  // A window big enough that long lists are drawn without a "show all?" question (script(1)'s pty
+  // is 0x0), and a prompt quoted so that the echo of this line is not the prompt itself.
+  t.key("stty cols 200 rows 100; LISTMAX=10000; PS1='RE''ADY> '\n");
+  if (!(await t.until('READY> '))) throw new Error(`no prompt on:\n${t.screen()}`);
+  return {
+    async tab(line: string, ...expected: string[]) {
+      let from = t.screen().length;
+      t.key(line);
+      for (const text of expected) {
+        if (!(await t.until(text, from))) throw new Error(`no ${JSON.stringify(text)} after ${JSON.stringify(line)} on:\n${t.screen()}`);
+      }
+      // Ctrl-U empties the line (bash and zsh alike), Enter on the empty line draws a fresh prompt.
+      // (Ctrl-C does not always redraw bash's prompt on a pty, so it is not waited for.)
+      from = t.screen().length;
+      t.key('\x15\r');
+      if (!(await t.until('READY> ', from))) throw new Error(`no prompt after Ctrl-U, Enter on:\n${t.screen()}`);
+    },
+    async close() {
+      t.key('exit\n');
+      await t.child;
+    },
+  };
+}
+
+let kit: Kit;
+let poolIds: string[];
+beforeAll(async () => {
+  kit = await startKit();
+  // Two profiles, and the account's pools in the values cache, as after a `proxyctl pools`.
+  mkdirSync(kit.home.configDir, { recursive: true });
+  writeFileSync(
+    join(kit.home.configDir, 'config.json'),
+    JSON.stringify({ currentProfile: 'work', profiles: { work: { baseUrl: kit.sb.baseUrl }, play: { baseUrl: 'http://127.0.0.1:9' } } }),
+    { mode: 0o600 },
+  );
+  expect((await kit.run(['pools'])).exitCode).toBe(0);
+  poolIds = (await kit.api<{ data: { poolId: string }[] }>('/pools')).data.map((p) => p.poolId);
+}, 300_000);
+afterAll(() => kit.close());
+
+describe('bash', { timeout: 300_000 }, () => {
+  it('the README lines install it for a user without root: ~/.bashrc, and bash-completion’s loader when present', async () => {
+    await install(kit, 'bash');
+    const installed = join(kit.home.dir, '.local/share/bash-completion/completions/proxyctl');
+    expect(readFileSync(installed, 'utf8')).toBe(readFileSync(join(ROOT, 'completions/proxyctl.bash'), 'utf8'));
+    const viaRc = await execa('bash', ['-ic', 'complete -p proxyctl'], { env: userEnv(kit), extendEnv: false, reject: false });
+    expect(viaRc.stdout).toBe('complete -F _proxyctl proxyctl');
+    if (existsSync(BASH_COMPLETION)) {
+      const viaLoader = await execa(
+        'bash',
+        ['--norc', '--noprofile', '-c', `source ${BASH_COMPLETION}; __load_completion proxyctl; complete -p proxyctl`],
+        { env: userEnv(kit), extendEnv: false, reject: false },
+      );
+      expect(viaLoader.stdout).toBe('complete -F _proxyctl proxyctl');
+    }
+  });
+
+  it('TAB on a terminal completes verbs, aliases, fixed values, pool ids from the cache and profile names', async () => {
+    const sh = await onShell(['bash', '--noprofile', '-i'], userEnv(kit));
+    try {
+      await sh.tab('proxyctl units l\t', 'proxyctl units list ');
+      await sh.tab('proxyctl units bu\t', 'proxyctl units buy ');
+      await sh.tab('proxyctl units buy --per\t', 'units buy --period ');
+      await sh.tab('proxyctl units create --period \t\t', '12h', '24h', '30d', '3h', '7d');
+      await sh.tab('proxyctl units create --pool \t\t', ...poolIds);
+      await sh.tab('proxyctl profiles use \t\t', 'play', 'work');
+      await sh.tab('proxyctl profiles use wo\t', 'profiles use work ');
+    } finally {
+      await sh.close();
+    }
+  });
+});
+
+describe.skipIf(!(await hasShell('zsh')))('zsh (installed here)', { timeout: 300_000 }, () => {
+  it('the README lines install it; TAB on a terminal completes verbs, aliases, values and pool ids', async () => {
+    await install(kit, 'zsh');
+    expect(readFileSync(join(kit.home.dir, '.zsh/completions/_proxyctl'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'completions/_proxyctl'), 'utf8'),
+    );
+    const sh = await onShell(['zsh', '-i'], { ...userEnv(kit), ZDOTDIR: kit.home.dir });
+    try {
+      await sh.tab('proxyctl units l\t', 'proxyctl units list');
+      await sh.tab('proxyctl units bu\t', 'proxyctl units buy');
+      await sh.tab('proxyctl units create --period \t', '12h', '30d', '7d');
+      await sh.tab('proxyctl units create --pool \t', ...poolIds.slice(0, 3));
+      await sh.tab('proxyctl profiles use wo\t', 'profiles use work');
+    } finally {
+      await sh.close();
+    }
+  });
+});
+if (!(await hasShell('zsh'))) describe.skip('zsh: not installed here (apt-get install zsh to run these)', () => undefined);
+
+describe.skipIf(!(await hasShell('fish')))('fish (installed here)', { timeout: 300_000 }, () => {
+  it('the README lines install it; fish completes verbs, aliases, values and pool ids', async () => {
+    await install(kit, 'fish');
+    const complete = async (line: string) => {
+      const r = await execa('fish', ['-c', `complete -C '${line}'`], { env: userEnv(kit), extendEnv: false });
+      return r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
+    };
+    expect(await complete('proxyctl units l')).toEqual(['list']);
+    expect(await complete('proxyctl units bu')).toEqual(['buy']);
+    expect(await complete('proxyctl units create --period ')).toEqual(['3h', '7d', '12h', '24h', '30d']);
+    expect((await complete('proxyctl units create --pool ')).sort()).toEqual([...poolIds].sort());
+    expect(await complete('proxyctl profiles use ')).toEqual(['play', 'work']);
+  });
+});
+if (!(await hasShell('fish'))) describe.skip('fish: not installed here (apt-get install fish to run these)', () => undefined);

@@ -1,0 +1,157 @@
+// `proxyctl __complete`, the entry point the shell scripts call on TAB: the real command tree, fixed
+// sets, and the account's own values from the cache that commands fill as they run. Never the
+// network, never an API key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileMode, proxyctl, startKit, startScriptedServer, tempHome, type Kit } from '../helpers/index.js';
+
+const cacheFile = (kit: Kit) => join(kit.home.configDir, 'cache', 'completion-values.json');
+
+async function completeIn(kit: Kit, words: string[], env: Record<string, string> = {}) {
+  const r = await kit.run(['__complete', ...words], { env });
+  expect(r.exitCode).toBe(0);
+  expect(r.stderr).toBe('');
+  const lines = String(r.stdout).split('\n').filter(Boolean);
+  return { values: lines.slice(0, -1).map((l) => l.split('\t')[0]), directive: lines.at(-1), stdout: String(r.stdout) };
+}
+
+describe('proxyctl __complete: the command tree and fixed sets', { timeout: 300_000 }, () => {
+  let kit: Kit;
+  beforeAll(async () => {
+    kit = await startKit();
+  });
+  afterAll(() => kit.close());
+  const complete = (...words: string[]) => completeIn(kit, words);
+
+  it('completes commands, aliases when no name fits, and flags (own, the default subcommand’s, global)', async () => {
+    expect((await complete('units', 'l')).values).toEqual(['list']);
+    expect((await complete('units', 'b')).values).toEqual(['buy']);
+    expect((await complete('units', 'rm')).values).toEqual(['rm']);
+    expect((await complete('units', 'buy', '--per')).values).toEqual(['--period']);
+    expect((await complete('pools', '--co')).values).toEqual(['--country']);
+    expect((await complete('units', 'ls', '--js')).values).toEqual(['--json']);
+    const top = await complete('');
+    expect(top.values).toEqual(expect.arrayContaining(['units', 'pools', 'profiles', 'completion']));
+    expect(top.values).not.toContain('__complete');
+    expect(top.directive).toBe(':4');
+    // Descriptions follow a tab.
+    expect((await complete('units', 'cr')).stdout).toBe(
+      'create\tbuy units from a pool (guided in a terminal when --pool/--period are missing)\n:4',
+    );
+  });
+
+  it('offers every fixed set', async () => {
+    expect((await complete('units', 'create', '--period', '')).values).toEqual(['3h', '12h', '24h', '7d', '30d']);
+    expect((await complete('units', 'create', '--protocol', '')).values).toEqual(['socks5', 'http', 'http_noauth', 'inject']);
+    expect((await complete('units', 'change-protocol', 'PRX-1', '--protocol', 'i')).values).toEqual(['inject']);
+    expect((await complete('units', 'extend', 'PRX-1', '--period=3')).values).toEqual(['--period=3h', '--period=30d']);
+    expect((await complete('units', 'list', '--status', '')).values).toEqual(['ACTIVE', 'EXPIRED', 'RELEASED']);
+    expect((await complete('webhook', 'log', '--status', '')).values).toEqual(['PENDING', 'DELIVERED', 'FAILED']);
+    expect((await complete('webhook', 'log', '--event', 'unit.c')).values).toEqual(['unit.created']);
+    expect((await complete('me', '-o', 'j')).values).toEqual(['json', 'jsonl']);
+    expect((await complete('completion', '')).values).toEqual(['bash', 'zsh', 'fish']);
+    expect((await complete('sandbox', 'trigger', 'server.')).values).toEqual(['server.down', 'server.ip_changed']);
+  });
+
+  it('leaves free-text values and arguments to the shell’s file names (directive 0)', async () => {
+    expect(await complete('units', 'modify', 'PRX-1', '--description', '')).toMatchObject({ values: [], directive: ':0' });
+    expect(await complete('webhook', 'set', '')).toMatchObject({ values: [], directive: ':0' });
+  });
+});
+
+describe('proxyctl __complete: values the account’s commands left in the cache', { timeout: 300_000 }, () => {
+  let kit: Kit;
+  beforeAll(async () => {
+    kit = await startKit();
+  });
+  afterAll(() => kit.close());
+  const complete = (...words: string[]) => completeIn(kit, words);
+
+  it('offers pool ids, countries, states and providers once `pools` ran, and only for that account', async () => {
+    expect(await complete('units', 'create', '--pool', '')).toMatchObject({ values: [], directive: ':4' });
+    expect((await kit.run(['pools', '--json'])).exitCode).toBe(0);
+    const pools = (await kit.api<{ data: { poolId: string; country: string; state: string | null; provider: string }[] }>('/pools')).data;
+    const ids = (await complete('units', 'create', '--pool', '')).values;
+    expect([...ids].sort()).toEqual(pools.map((p) => p.poolId).sort());
+    expect((await complete('pools', 'get', pools[0]!.poolId)).values).toContain(pools[0]!.poolId);
+    expect([...(await complete('pools', '--country', '')).values].sort()).toEqual([...new Set(pools.map((p) => p.country))].sort());
+    expect((await complete('states', '--country', 'U')).values).toEqual(['US']);
+    expect((await complete('pools', '--state', '')).values.length).toBeGreaterThan(0);
+    // Only words a shell takes as they are: "AT&T" would need quoting, so it is left out.
+    const providers = [...new Set(pools.map((p) => p.provider))].filter((p) => /^[\w.:@/+-]+$/.test(p));
+    expect(providers.length).toBeGreaterThan(5);
+    expect([...(await complete('pools', '--provider', '')).values].sort()).toEqual(providers.sort());
+    // Another base URL is another account: none of these.
+    expect((await completeIn(kit, ['units', 'create', '--pool', ''], { PROXYCTL_BASE_URL: 'http://127.0.0.1:9' })).values).toEqual([]);
+    expect((await complete('--base-url', 'http://127.0.0.1:9', 'units', 'create', '--pool', '')).values).toEqual([]);
+  });
+
+  it('offers the refs of units bought, listed or shown, and forgets released ones', async () => {
+    const pool = (await kit.api<{ data: { poolId: string; available: boolean }[] }>('/pools')).data.find((p) => p.available)!.poolId;
+    const bought = await kit.run(['units', 'create', '--pool', pool, '--period', '24h', '--count', '2', '--json']);
+    expect(bought.exitCode).toBe(0);
+    const refs = (JSON.parse(String(bought.stdout)) as { proxyRef: string }[]).map((u) => u.proxyRef);
+    expect([...(await complete('units', 'get', '')).values].sort()).toEqual([...refs].sort());
+    expect((await complete('units', 'release', refs[0]!, '')).values).toEqual(expect.arrayContaining(refs));
+    expect((await kit.run(['units', 'release', refs[0]!, '--yes', '--json'])).exitCode).toBe(0);
+    expect((await complete('units', 'extend', '')).values).toEqual([refs[1]]);
+    // A fresh cache fills from `units list` as well.
+    writeFileSync(cacheFile(kit), '{}');
+    expect((await complete('units', 'usage', '')).values).toEqual([]);
+    expect((await kit.run(['units', 'list', '--json'])).exitCode).toBe(0);
+    expect((await complete('units', 'swap', '')).values).toEqual([refs[1]]);
+  });
+
+  it('keeps the cache private, holds no key, and ignores entries past their time or a file past its size', async () => {
+    expect((await kit.run(['countries', '--json'])).exitCode).toBe(0);
+    expect(fileMode(cacheFile(kit))).toBe(0o600);
+    expect(fileMode(join(kit.home.configDir, 'cache'))).toBe(0o700);
+    const text = readFileSync(cacheFile(kit), 'utf8');
+    expect(text).not.toContain(kit.sb.apiKey);
+    expect(readdirSync(join(kit.home.configDir, 'cache'))).toEqual(['completion-values.json']);
+    // Twelve hours on, nothing is offered.
+    const data = JSON.parse(text) as { scopes: Record<string, { at: number; kinds: Record<string, { at: number }> }> };
+    for (const s of Object.values(data.scopes)) for (const k of Object.values(s.kinds)) k.at -= 12 * 3600 * 1000;
+    writeFileSync(cacheFile(kit), JSON.stringify(data));
+    expect((await complete('pools', '--country', '')).values).toEqual([]);
+    // A file grown past 1 MB is not read at all.
+    writeFileSync(cacheFile(kit), `${' '.repeat(1024 * 1024)}${text}`);
+    expect(await complete('pools', '--country', '')).toMatchObject({ values: [], directive: ':4' });
+  });
+});
+
+describe('proxyctl __complete: profiles and the network', { timeout: 300_000 }, () => {
+  const home = tempHome();
+  afterAll(() => home.cleanup());
+
+  it('offers the config file’s profile names, never their keys, and sends no request', async () => {
+    const server = await startScriptedServer(() => new Promise(() => undefined)); // would hang forever
+    try {
+      mkdirSync(home.configDir, { recursive: true });
+      const keys = ['sk_live_secretwork0000000001', 'sk_live_secretplay0000000002'];
+      writeFileSync(
+        join(home.configDir, 'config.json'),
+        JSON.stringify({
+          currentProfile: 'work',
+          profiles: { work: { baseUrl: server.url, apiKey: keys[0] }, play: { baseUrl: server.url, apiKey: keys[1] } },
+        }),
+        { mode: 0o600 },
+      );
+      const run = async (...words: string[]) => {
+        const r = await proxyctl(['__complete', ...words], { home });
+        expect(r.exitCode).toBe(0);
+        for (const k of keys) expect(String(r.stdout)).not.toContain(k);
+        return String(r.stdout).split('\n').filter(Boolean);
+      };
+      expect(await run('profiles', 'use', '')).toEqual(['play', 'work', ':4']);
+      expect(await run('profiles', 'rm', 'w')).toEqual(['work', ':4']);
+      expect(await run('--profile', '')).toEqual(['play', 'work', ':4']);
+      expect(await run('units', 'create', '--pool', '')).toEqual([':4']);
+      expect(await run('units', 'get', '')).toEqual([':4']);
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
