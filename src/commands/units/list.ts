@@ -6,12 +6,12 @@ import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/client.js';
 import { assertFormats, printList, type View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
-import { descriptionMatcher, whereUnits } from '../../units/select.js';
+import { descriptionMatcher } from '../../units/select.js';
 import type { Unit } from '../../units/types.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
 import { parseInteger } from '../options.js';
-import { parsePaging, take } from '../paging.js';
+import { parsePaging, takePages } from '../paging.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -42,7 +42,9 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
   const api = await ctx.api();
   const keep = descriptionMatcher(opts.descriptionContains);
   if (!opts.onePage) {
-    const count = await printList(ctx, take(whereUnits(api.all<Unit>('/units', shapes.unit, opts.query), keep), opts.limit), view);
+    const pages = api.pages<Unit>('/units', shapes.unit, opts.query);
+    const filter = opts.descriptionContains === undefined ? undefined : keep;
+    const count = await printList(ctx, { pages: takePages(pages, opts.limit, filter) }, view);
     await sayPoolMiss(ctx, api, count, opts.query.poolId);
     return;
   }
