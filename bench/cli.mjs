@@ -8,7 +8,7 @@
 // Runs are pairwise (command and baseline back to back, order alternating) so machine noise
 // hits both; the figure is the median of the per-pair ratios, with min and max.
 // Prints a markdown section on stdout (bench/run.mjs puts it into bench/RESULTS.md).
-//   node bench/cli.mjs [--runs 15] [--skip-create | --only-create] [--bin other/bin/proxyctl.js]
+//   node bench/cli.mjs [--runs 15] [--skip-create | --only-create | --only-list] [--bin other/bin/proxyctl.js]
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     'skip-create': { type: 'boolean', default: false },
     // Only the create row (a minute of wall time, no pairwise runs): for work on the pacing.
     'only-create': { type: 'boolean', default: false },
+    // Only the two list time rows (`units list --json`, `--all -o conn`): for work on start-up.
+    'only-list': { type: 'boolean', default: false },
     // Another build's bin/proxyctl.js (e.g. main's checkout), for before/after figures.
     bin: { type: 'string', default: OWN_BIN },
   },
@@ -163,8 +165,10 @@ if (!values['only-create']) {
     const cli = (info, ...args) => ({ args: [BIN, ...args], env: { PROXYCTL_BASE_URL: info.baseUrl, PROXYCTL_API_KEY: info.apiKey } });
     const raw = (info, f) => ({ args: [f], env: { URL: info.baseUrl, KEY: info.apiKey } });
 
-    rows.push(['`proxyctl --version`', '`node -e 0`', pairwise({ args: [BIN, '--version'], env: {} }, floor), '≤ 1.10×']);
-    rows.push(['`proxyctl --help`', '`node -e 0`', pairwise({ args: [BIN, '--help'], env: {} }, floor), '≤ 1.10×']);
+    if (!values['only-list']) {
+      rows.push(['`proxyctl --version`', '`node -e 0`', pairwise({ args: [BIN, '--version'], env: {} }, floor), '≤ 1.10×']);
+      rows.push(['`proxyctl --help`', '`node -e 0`', pairwise({ args: [BIN, '--help'], env: {} }, floor), '≤ 1.10×']);
+    }
     rows.push([
       '`units list --json` (20 units)',
       'node:http GET + print',
@@ -181,24 +185,30 @@ if (!values['only-create']) {
       '≤ 1.2×',
     ]);
     const memRuns = Math.max(5, Math.ceil(runs / 3));
-    mem.push([
-      '`units list --json` (20 units)',
-      'node:http GET + print',
-      pairwise(cli(sb20.info, 'units', 'list', '--json'), raw(sb20.info, getOne), { memory: true, n: memRuns, warmup: 0 }),
-      '≤ 1.3×',
-    ]);
-    mem.push([
-      '`units list --all -o conn` (10,000 units)',
-      'node:http paging script',
-      pairwise(cli(sb10k.info, 'units', 'list', '--all', '-o', 'conn'), raw(sb10k.info, pageAll), { memory: true, n: memRuns, warmup: 0 }),
-      '≤ 80 MiB',
-    ]);
-    mem.push([
-      '`proxyctl --version`',
-      '`node -e 0`',
-      pairwise({ args: [BIN, '--version'], env: {} }, floor, { memory: true, n: memRuns, warmup: 0 }),
-      '',
-    ]);
+    if (!values['only-list']) {
+      mem.push([
+        '`units list --json` (20 units)',
+        'node:http GET + print',
+        pairwise(cli(sb20.info, 'units', 'list', '--json'), raw(sb20.info, getOne), { memory: true, n: memRuns, warmup: 0 }),
+        '≤ 1.3×',
+      ]);
+      mem.push([
+        '`units list --all -o conn` (10,000 units)',
+        'node:http paging script',
+        pairwise(cli(sb10k.info, 'units', 'list', '--all', '-o', 'conn'), raw(sb10k.info, pageAll), {
+          memory: true,
+          n: memRuns,
+          warmup: 0,
+        }),
+        '≤ 80 MiB',
+      ]);
+      mem.push([
+        '`proxyctl --version`',
+        '`node -e 0`',
+        pairwise({ args: [BIN, '--version'], env: {} }, floor, { memory: true, n: memRuns, warmup: 0 }),
+        '',
+      ]);
+    }
   } finally {
     sb20.child.kill('SIGTERM');
     sb10k.child.kill('SIGTERM');
@@ -206,7 +216,7 @@ if (!values['only-create']) {
 }
 
 let create;
-if (!values['skip-create']) create = await createAtRateLimit();
+if (!values['skip-create'] && !values['only-list']) create = await createAtRateLimit();
 rmSync(dir, { recursive: true, force: true });
 
 /**

@@ -30,13 +30,25 @@ export function parsePaging(f: PagingFlags, maxPageSize: number, maxPage?: numbe
   return { page, pageSize: pageSize ?? (onePage ? undefined : Math.min(limit ?? maxPageSize, maxPageSize)), limit, onePage };
 }
 
-/** The first `limit` items (all without one); stops reading, so no further page is fetched. */
-export async function* take<T>(items: AsyncIterable<T>, limit: number | undefined): AsyncGenerator<T> {
-  let n = 0;
-  if (limit === 0) return;
-  for await (const item of items) {
-    yield item;
-    n += 1;
-    if (limit !== undefined && n >= limit) return;
+/**
+ * The pages of a paged list, for printList's `{ pages }`: the items of each page that `keep` accepts
+ * (all without it), at most `limit` in all; stops reading once the limit is reached, so no further
+ * page is fetched. One await per page rather than per item (10,000-unit exports).
+ */
+export async function* takePages<T>(
+  pages: AsyncIterable<{ items: T[] }>,
+  limit: number | undefined,
+  keep?: (item: T) => boolean,
+): AsyncGenerator<T[]> {
+  let left = limit ?? Number.POSITIVE_INFINITY;
+  if (left <= 0) return;
+  for await (const { items } of pages) {
+    const kept = keep ? items.filter(keep) : items;
+    if (kept.length >= left) {
+      yield kept.slice(0, left);
+      return;
+    }
+    left -= kept.length;
+    yield kept;
   }
 }

@@ -147,7 +147,7 @@ class LineBatch {
 }
 
 /** Renders a list (an array, or an async iterable streamed page by page). Returns the item count. */
-export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, view: View<T> = {}): Promise<number> {
+export async function printList<T>(ctx: Context, items: ListItems<T>, view: View<T> = {}): Promise<number> {
   const out = new LineBatch(ctx.io.stdout);
   try {
     return await printListTo(out, ctx, items, view);
@@ -156,61 +156,67 @@ export async function printList<T>(ctx: Context, items: T[] | AsyncIterable<T>, 
   }
 }
 
-async function printListTo<T>(out: LineBatch, ctx: Context, items: T[] | AsyncIterable<T>, view: View<T>): Promise<number> {
+async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, view: View<T>): Promise<number> {
   const mode = outputMode(ctx);
   let count = 0;
+  const pages = pagesOf(list);
   switch (mode) {
     case 'json': {
       // Streamed as a valid JSON array, so `--all` never holds every page in memory.
-      for await (const item of items) {
-        out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
-        count += 1;
-      }
+      for await (const page of pages)
+        for (const item of page) {
+          out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
+          count += 1;
+        }
       out.write(count === 0 ? '[]\n' : '\n]\n');
       break;
     }
     case 'jsonl':
-      for await (const item of items) {
-        out.write(`${JSON.stringify(item)}\n`);
-        count += 1;
-      }
+      for await (const page of pages)
+        for (const item of page) {
+          out.write(`${JSON.stringify(item)}\n`);
+          count += 1;
+        }
       break;
     case 'conn': {
       if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
-      for await (const item of items) {
-        const line = view.conn(escapeDeep(item));
-        if (line) out.write(`${line}\n`);
-        count += 1;
-      }
+      for await (const page of pages)
+        for (const item of page) {
+          const line = view.conn(escapeDeep(item));
+          if (line) out.write(`${line}\n`);
+          count += 1;
+        }
       break;
     }
     case 'csv': {
       let header: string[] | undefined;
-      for await (const item of items) {
-        const flat = flatten(escapeDeep(item));
-        if (!header) {
-          header = Object.keys(flat);
-          out.write(`${header.map(csvField).join(',')}\n`);
+      for await (const page of pages)
+        for (const item of page) {
+          const flat = flatten(escapeDeep(item));
+          if (!header) {
+            header = Object.keys(flat);
+            out.write(`${header.map(csvField).join(',')}\n`);
+          }
+          out.write(`${header.map((k) => csvField(flat[k])).join(',')}\n`);
+          count += 1;
         }
-        out.write(`${header.map((k) => csvField(flat[k])).join(',')}\n`);
-        count += 1;
-      }
       break;
     }
     case 'tsv': {
       let cols: Column<T>[] | undefined = view.columns;
-      for await (const item of items) {
-        const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
-        cols = use;
-        const shown = escapeDeep(item as T);
-        out.write(`${use.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
-        count += 1;
-      }
+      for await (const page of pages)
+        for (const item of page) {
+          const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
+          cols = use;
+          const shown = escapeDeep(item as T);
+          out.write(`${use.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
+          count += 1;
+        }
       break;
     }
     case 'table': {
       const rows: T[] = [];
-      for await (const item of items) rows.push(item);
+      for await (const page of pages) for (const item of page) rows.push(item);
       count = rows.length;
       if (rows.length > 0) out.write(`${await renderTable(ctx, rows, view.columns ?? genericColumns(rows))}\n`);
       break;
@@ -328,3 +334,21 @@ function tsvPairs(key: string, value: unknown): [string, unknown][] {
   return pairs.length ? pairs : [[key, value]];
 }
 export * from './status.js';
+
+/** A list streamed a page at a time: one await per page, not per item (10,000-unit exports). */
+export interface Paged<T> {
+  readonly pages: AsyncIterable<readonly T[]>;
+}
+
+/** What printList takes: an array, a stream of items, or a stream of pages. */
+export type ListItems<T> = readonly T[] | AsyncIterable<T> | Paged<T>;
+
+function pagesOf<T>(list: ListItems<T>): AsyncIterable<readonly T[]> | Iterable<readonly T[]> {
+  if (Array.isArray(list)) return [list as readonly T[]];
+  if ('pages' in list) return list.pages;
+  return onePerPage(list as AsyncIterable<T>);
+}
+
+async function* onePerPage<T>(items: AsyncIterable<T>): AsyncGenerator<readonly T[]> {
+  for await (const item of items) yield [item];
+}

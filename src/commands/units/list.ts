@@ -6,12 +6,12 @@ import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/client.js';
 import { assertFormats, printList, type View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
-import { descriptionMatcher, whereUnits } from '../../units/select.js';
+import { descriptionMatcher } from '../../units/select.js';
 import type { Unit } from '../../units/types.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
 import { parseInteger } from '../options.js';
-import { parsePaging, take } from '../paging.js';
+import { parsePaging, takePages } from '../paging.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 import { remember } from '../completion/remember.js';
@@ -44,11 +44,9 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
   const keep = descriptionMatcher(opts.descriptionContains);
   if (!opts.onePage) {
     const refs: unknown[] = [];
-    const count = await printList(
-      ctx,
-      noting(take(whereUnits(api.all<Unit>('/units', shapes.unit, opts.query), keep), opts.limit), refs),
-      view,
-    );
+    const pages = api.pages<Unit>('/units', shapes.unit, opts.query);
+    const filter = opts.descriptionContains === undefined ? undefined : keep;
+    const count = await printList(ctx, { pages: noting(takePages(pages, opts.limit, filter), refs) }, view);
     await remember(ctx, { add: { units: refs } });
     await sayPoolMiss(ctx, api, count, opts.query.poolId);
     return;
@@ -64,11 +62,11 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
     ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); drop --page/--page-size for every unit`);
 }
 
-/** Passes the units on as they stream, noting their refs for shell completion. */
-async function* noting(units: AsyncIterable<Unit>, refs: unknown[]): AsyncIterable<Unit> {
-  for await (const u of units) {
-    refs.push(u?.proxyRef);
-    yield u;
+/** Passes the pages on as they stream, noting their units' refs for shell completion. */
+async function* noting(pages: AsyncIterable<Unit[]>, refs: unknown[]): AsyncIterable<Unit[]> {
+  for await (const page of pages) {
+    for (const u of page) refs.push(u?.proxyRef);
+    yield page;
   }
 }
 

@@ -4,7 +4,7 @@
 // each new delivery once and each change of state once.
 import type { Input } from './log.command.js';
 import { parseInteger } from '../options.js';
-import { parsePaging, take } from '../paging.js';
+import { parsePaging, takePages } from '../paging.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
@@ -139,7 +139,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   if (opts.follow) return follow(ctx, api, opts);
   const view = { columns: deliveryColumns, empty: 'No deliveries found.' };
   if (!opts.onePage) {
-    await printList(ctx, take(api.all<Delivery>('/webhook/deliveries', shapes.delivery, opts.query), opts.limit), view);
+    await printList(ctx, { pages: takePages(api.pages<Delivery>('/webhook/deliveries', shapes.delivery, opts.query), opts.limit) }, view);
     return 0;
   }
   const body = await firstPage(api, opts.query);
