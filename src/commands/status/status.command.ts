@@ -2,9 +2,7 @@ import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
 const command = () =>
-  new Command('status').description(
-    'one screen: balance and runway, units by status and country, what expires within 24 h, uptime over the last day, failed webhook deliveries',
-  );
+  new Command('status').description('balance and runway, units, what expires, uptime and failed deliveries on one screen');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
