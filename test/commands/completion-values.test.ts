@@ -121,6 +121,30 @@ describe('proxyctl __complete: values the account’s commands left in the cache
   });
 });
 
+describe('proxyctl __complete: the cache with several proxyctl processes at once', { timeout: 300_000 }, () => {
+  let kit: Kit;
+  beforeAll(async () => {
+    kit = await startKit();
+  });
+  afterAll(() => kit.close());
+
+  it('twelve commands writing it at once leave one whole file, no temp files, and values TAB offers', async () => {
+    const runs = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        kit.run([['pools', 'countries', 'providers', 'units'][i % 4]!, ...(i % 4 === 3 ? ['list'] : []), '--json']),
+      ),
+    );
+    for (const r of runs) expect(r.exitCode, String(r.stderr)).toBe(0);
+    // Readers never see half a file: every write was a whole file renamed into place.
+    expect(readdirSync(join(kit.home.configDir, 'cache'))).toEqual(['completion-values.json']);
+    const data = JSON.parse(readFileSync(cacheFile(kit), 'utf8')) as { version: number };
+    expect(data.version).toBe(1);
+    // A lost update is allowed (it is a cache); a run after the burst fills what is missing.
+    expect((await kit.run(['pools', '--json'])).exitCode).toBe(0);
+    expect((await completeIn(kit, ['units', 'create', '--pool', ''])).values.length).toBeGreaterThan(0);
+  });
+});
+
 describe('proxyctl __complete: profiles and the network', { timeout: 300_000 }, () => {
   const home = tempHome();
   afterAll(() => home.cleanup());

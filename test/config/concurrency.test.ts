@@ -69,6 +69,26 @@ describe('config writes from parallel processes', () => {
     for (const r of results) expect(`${String(r.stdout)}${String(r.stderr)}`).not.toContain(KEY);
   });
 
+  it('config set check-target on five profiles while five more log in: every setting and profile kept', { timeout: 90_000 }, async () => {
+    home = tempHome();
+    server = await startScriptedServer((_req, res) => account(res));
+    const first = ['a0', 'a1', 'a2', 'a3', 'a4'];
+    for (const n of first) expect((await login(home, server.url, n)).exitCode).toBe(0);
+    const later = ['b0', 'b1', 'b2', 'b3', 'b4'];
+    const results = await Promise.all([
+      ...first.map((n, i) => proxyctl(['--profile', n, 'config', 'set', 'check-target', `http://127.0.0.1:9/t${i}`], { home: home! })),
+      ...later.map((n) => login(home!, server!.url, n)),
+    ]);
+    for (const r of results) expect(r.exitCode, String(r.stderr)).toBe(0);
+    const saved = readConfig(home) as { profiles?: Record<string, Record<string, unknown>> };
+    expect(Object.keys(saved.profiles ?? {}).sort()).toEqual([...first, ...later]);
+    for (const [i, n] of first.entries()) {
+      const got = await proxyctl(['--profile', n, 'config', 'get', 'check-target'], { home });
+      expect(String(got.stdout).trim()).toBe(`http://127.0.0.1:9/t${i}`);
+    }
+    expect(mode(configFile(home))).toBe(0o600);
+  });
+
   it('a logout while a slow login waits for the API is not undone when that login saves', async () => {
     home = tempHome();
     let release: (() => void) | undefined;

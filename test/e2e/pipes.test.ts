@@ -2,7 +2,7 @@
 // command writing to a file, and the exit code of proxyctl itself (not of the reader) is 0.
 // A reader that stops early (`| head -1`) ends proxyctl quietly with 0.
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,8 @@ describe('output through a pipe to a slow reader is complete', () => {
     ['table', ['units', 'list', '--all', '--no-color'], (o) => expect(o).toContain(`PRX-${UNITS}`)],
     ['api', ['api', 'GET', '/units?pageSize=200'], (o) => expect(JSON.parse(o).data).toHaveLength(200)],
     ['state', ['sandbox', 'state'], (o) => expect(JSON.parse(o).units).toHaveLength(UNITS)],
+    ['paginate', ['api', '/units', '-F', 'pageSize=200', '--paginate'], (o) => expect(JSON.parse(o).data).toHaveLength(UNITS)],
+    ['url', ['units', 'list', '--conn-format', 'url'], (o) => expect(o.trimEnd().split('\n')).toHaveLength(UNITS)],
   ];
   for (const [name, args, check] of cases) {
     it(`${args.join(' ')}: the same bytes as to a file, exit 0`, async () => {
@@ -72,6 +74,31 @@ describe('output through a pipe to a slow reader is complete', () => {
       expect(r.pipe === r.file).toBe(true);
     }, 120_000);
   }
+
+  it("units check: every result reaches a slow reader, and the exit code is still the check's (10)", async () => {
+    // 800 lines whose proxies refuse at once (nothing listens on port 9): a large, fast failing run.
+    const list = join(dir, 'refusing.txt');
+    writeFileSync(list, `${Array.from({ length: 800 }, (_, i) => `127.0.0.1:9:user${i}:pass${i}`).join('\n')}\n`);
+    const r = await fileAndSlowPipe('check', [
+      'units',
+      'check',
+      '--from-file',
+      list,
+      '--protocol',
+      'socks5',
+      '--concurrency',
+      '32',
+      '-o',
+      'jsonl',
+    ]);
+    expect(r.fileRc).toBe('10');
+    expect(r.pipeRc).toBe('10');
+    expect(r.file.length).toBeGreaterThan(70_000);
+    // Checks finish in any order: compare the sets of lines.
+    const lines = (o: string) => o.trimEnd().split('\n').sort();
+    expect(lines(r.file)).toHaveLength(800);
+    expect(lines(r.pipe).join('\n') === lines(r.file).join('\n')).toBe(true);
+  }, 120_000);
 
   it('a reader that stops early (| head -1) ends proxyctl quietly with exit 0', async () => {
     const f = (s: string) => join(dir, `head.${s}`);
