@@ -5,8 +5,7 @@
 // Nothing in src imports this file (the `sdk-is-an-entry` layer rule).
 import { ApiClient, checkBaseUrl, type AsyncCache } from './api/index.js';
 import type { Env } from './io.js';
-import { runBulk, UpstreamBreaker } from './units/bulk.js';
-import { createSafely, rememberPurchase } from './units/create-safely.js';
+import { createBatch } from './units/create-safely.js';
 import { extendSafely } from './units/extend-safely.js';
 import { newBaseKey } from './units/idempotency.js';
 import type { CreateBody, ExtendResult, Unit } from './units/types.js';
@@ -115,22 +114,12 @@ export interface CreateUnitsResult {
 export async function createUnitsSafely(client: ApiClient, options: CreateUnitsOptions): Promise<CreateUnitsResult> {
   const { count = 1, idempotencyKey, concurrency, signal: given, ...body } = options;
   const baseKey = idempotencyKey ?? newBaseKey();
-  const keys: string[] = [];
-  const breaker = new UpstreamBreaker();
-  const signal = given ?? new AbortController().signal;
-  const report = await runBulk(
-    { signal },
-    Array.from({ length: count }, (_, i) => i),
-    { verb: 'created', label: (i) => `#${i + 1}`, stop: breaker.signal, ...(concurrency ? { concurrency } : {}) },
-    async (i) => {
-      const out = await createSafely(client, body, { baseKey, index: i, signal: AbortSignal.any([signal, breaker.signal]) });
-      keys[i] = out.idempotencyKey;
-      breaker.record(out.ok, out.ok ? undefined : out.error);
-      if (!out.ok) throw out.error;
-      await rememberPurchase(client, baseKey, i, out.unit.proxyRef);
-      return out.unit;
-    },
-  );
+  const { report, keys } = await createBatch(client, body, {
+    count,
+    baseKey,
+    signal: given ?? new AbortController().signal,
+    ...(concurrency ? { concurrency } : {}),
+  });
   const items = report.outcomes.map(
     (o): CreateItem =>
       o.ok

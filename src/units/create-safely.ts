@@ -7,6 +7,7 @@ import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../e
 import { deriveIdempotencyKey } from './idempotency.js';
 import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
+import { runBulk, UpstreamBreaker, type BulkOptions, type BulkReport } from './bulk.js';
 import * as shapes from '../api/shapes.js';
 
 export interface CreateOptions {
@@ -175,4 +176,57 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
       }
     }
   }
+}
+
+export interface BatchOptions {
+  count: number;
+  baseKey: string;
+  /** Ctrl-C: no new item starts once it is aborted; items in flight finish. */
+  signal: AbortSignal;
+  concurrency?: number;
+  onEvent?: BulkOptions<number>['onEvent'];
+  describe?: BulkOptions<number>['describe'];
+  /** Told of each unit bought, before its purchase record is saved (the CLI's `inFlight.bought`). */
+  onBought?: (proxyRef: string) => void;
+}
+
+export interface Batch {
+  report: BulkReport<Unit>;
+  /** Each started item's own idempotency key, by index. */
+  keys: string[];
+  breaker: UpstreamBreaker;
+}
+
+/**
+ * `count` purchases of `body`, each through createSafely with its own key derived from `baseKey`,
+ * stopped when the pool fails upstream (UpstreamBreaker), each bought unit recorded for resuming.
+ * `units create` and the SDK's createUnitsSafely both buy through this one loop.
+ */
+export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOptions): Promise<Batch> {
+  const keys: string[] = [];
+  const breaker = new UpstreamBreaker();
+  // Items still retrying when the breaker trips stop at their next attempt, as on Ctrl-C.
+  const signal = AbortSignal.any([o.signal, breaker.signal]);
+  const report = await runBulk(
+    { signal: o.signal },
+    Array.from({ length: o.count }, (_, i) => i),
+    {
+      verb: 'created',
+      label: (i) => `#${i + 1}`,
+      stop: breaker.signal,
+      ...(o.describe ? { describe: o.describe } : {}),
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      ...(o.concurrency ? { concurrency: o.concurrency } : {}),
+    },
+    async (i) => {
+      const out = await createSafely(api, body, { baseKey: o.baseKey, index: i, signal });
+      keys[i] = out.idempotencyKey;
+      breaker.record(out.ok, out.ok ? undefined : out.error);
+      if (!out.ok) throw out.error;
+      o.onBought?.(out.unit.proxyRef);
+      await rememberPurchase(api, o.baseKey, i, out.unit.proxyRef);
+      return out.unit;
+    },
+  );
+  return { report, keys, breaker };
 }

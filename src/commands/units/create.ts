@@ -7,9 +7,9 @@ import { ApiError, PartialFailureError, UsageError, type CliError } from '../../
 import { assertFormats, printObject, type View } from '../../output/index.js';
 import { connFormatFor } from '../../output/conn.js';
 import { printCharge, printKeep, progressRenderer } from '../../output/progress.js';
-import { itemOutcomes, printOutcomes, runBulk, settleBulk, UpstreamBreaker, type BulkReport } from '../../units/bulk.js';
+import { itemOutcomes, printOutcomes, settleBulk, type BulkReport } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
-import { createSafely, rememberPurchase } from '../../units/create-safely.js';
+import { createBatch } from '../../units/create-safely.js';
 import { isComplete, parseCreateFlags, type CreateInput } from '../../units/create-input.js';
 import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
@@ -50,31 +50,14 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan, 
       `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
     );
 
-  const keys: string[] = [];
-  const indices = Array.from({ length: opts.count }, (_, i) => i);
-  const breaker = new UpstreamBreaker();
-  // Items still retrying when the breaker trips stop at their next attempt, as on Ctrl-C.
-  const signal = AbortSignal.any([ctx.signal, breaker.signal]);
-  const report = await runBulk(
-    ctx,
-    indices,
-    {
-      verb: 'created',
-      label: (i) => `#${i + 1}`,
-      describe: (u) => (u as Unit).proxyRef,
-      stop: breaker.signal,
-      onEvent: progressRenderer(ctx),
-    },
-    async (i) => {
-      const out = await createSafely(api, opts.body as CreateBody, { baseKey, index: i, signal });
-      keys[i] = out.idempotencyKey;
-      breaker.record(out.ok, out.ok ? undefined : out.error);
-      if (!out.ok) throw out.error;
-      inFlight.bought(out.unit.proxyRef, baseKey);
-      await rememberPurchase(api, baseKey, i, out.unit.proxyRef);
-      return out.unit;
-    },
-  );
+  const { report, keys, breaker } = await createBatch(api, opts.body as CreateBody, {
+    count: opts.count,
+    baseKey,
+    signal: ctx.signal,
+    describe: (u) => (u as Unit).proxyRef,
+    onEvent: progressRenderer(ctx),
+    onBought: (ref) => inFlight.bought(ref, baseKey),
+  });
   // Label successes with their new ref in the summary.
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
   await remember(ctx, { add: { units: report.outcomes.flatMap((o) => (o.ok ? [o.value.proxyRef] : [])) } });
