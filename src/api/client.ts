@@ -243,8 +243,7 @@ export class ApiClient {
       headers['content-type'] ??= 'application/json';
     }
     const budgets = opts.budget === 'uptime' ? [this.budgets.main, this.budgets.uptime] : [this.budgets.main];
-    const tickets: RateTicket[] = [];
-    for (const b of budgets) tickets.push(await b.acquire(signal ?? this.opts.signal));
+    const tickets = await this.acquireAll(budgets, signal ?? this.opts.signal);
     const started = this.now();
     this.trace(`→ ${method} ${url}`);
     let raw: RawResponse;
@@ -266,6 +265,24 @@ export class ApiClient {
     const requestId = raw.headers['x-request-id'];
     this.trace(`← ${raw.status} ${method} ${url} request-id=${requestId ?? '-'} ${this.now() - started}ms`);
     return this.interpret<T>(raw, url, shape, budgets);
+  }
+
+  /**
+   * A slot in every budget the request counts against. The narrowest (last) is waited for first,
+   * so a request queued for the uptime budget does not hold an account-wide slot meanwhile; a
+   * ticket already taken goes back to its budget if a later wait is aborted.
+   */
+  private async acquireAll(budgets: RateBudget[], signal: AbortSignal | undefined): Promise<RateTicket[]> {
+    const tickets: RateTicket[] = new Array(budgets.length);
+    for (let i = budgets.length - 1; i >= 0; i--) {
+      try {
+        tickets[i] = await budgets[i]!.acquire(signal);
+      } catch (err) {
+        for (let j = i + 1; j < budgets.length; j++) budgets[j]!.update(undefined, tickets[j]);
+        throw err;
+      }
+    }
+    return tickets;
   }
 
   /**

@@ -10,6 +10,7 @@ import { assertFormats, escapeControl, escapeDeep, outputMode, paintFor } from '
 import { EVENT_NAMES, summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';
 import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../../webhooks/receiver.js';
 import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
+import { createHash } from 'node:crypto';
 import { inFlight } from '../../in-flight.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -92,10 +93,21 @@ async function execRunner(ctx: Context, exec: ListenOptions['exec']): Promise<Ex
   });
 }
 
-/** A first-seen delivery of a chosen event becomes a job; redeliveries (same payload id) never do. */
-function jobFor(record: ReceivedDelivery, body: Buffer, on: string[], seq: () => number): ExecJob | undefined {
+/** Events whose command was submitted, by payload id (or exact bytes); the oldest forgotten past this many. */
+const MAX_SUBMITTED = 10_000;
+
+/**
+ * A chosen event whose 200 has gone out becomes a job, once. "Once" is counted here, when the answer
+ * has left, not by the receiver's `redelivery` flag: a first delivery whose answer never finished
+ * (the sender hung up) is retried by the API, and that retry must still run the command.
+ */
+function jobFor(record: ReceivedDelivery, body: Buffer, on: string[], submitted: Set<string>, seq: () => number): ExecJob | undefined {
   const event = record.event ?? '';
-  if (record.redelivery || (on.length > 0 && !on.includes(event))) return undefined;
+  if (on.length > 0 && !on.includes(event)) return undefined;
+  const key = record.eventId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
+  if (submitted.has(key)) return undefined;
+  submitted.add(key);
+  if (submitted.size > MAX_SUBMITTED) submitted.delete(submitted.values().next().value as string);
   const ref = record.payload?.data?.proxyRef;
   return {
     seq: seq(),
@@ -191,6 +203,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   let rejected = 0;
   const runner = await execRunner(ctx, opts.exec);
   let jobs = 0;
+  const submitted = new Set<string>();
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -208,7 +221,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
       onAnswered:
         runner &&
         ((record, body) => {
-          const job = jobFor(record, body, opts.exec?.on ?? [], () => ++jobs);
+          const job = jobFor(record, body, opts.exec?.on ?? [], submitted, () => ++jobs);
           if (job) runner.submit(job);
         }),
     });
@@ -239,8 +252,10 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
     ctx.io.stderr.write(
       `waiting for ${running.length} running command${running.length === 1 ? '' : 's'} (${running.map(jobName).join(', ')}); interrupt again to stop waiting\n`,
     );
+  // Stop starting commands first: deliveries answered while the receiver closes start none.
+  const stopping = runner?.stop();
   await receiver.close();
-  await runner?.stop();
+  await stopping;
   ctx.notice(`Stopped: ${received} deliver${received === 1 ? 'y' : 'ies'} received, ${rejected} rejected.`);
   return 0;
 }
