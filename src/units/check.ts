@@ -7,7 +7,7 @@ import { probe, ProbeError, type NotSocks, type ProbeCode, type ProxyEndpoint, t
 import type { Unit } from './types.js';
 import type { ConnLine } from './conn-lines.js';
 
-export type CheckCode = ProbeCode | 'not_proxied' | 'not_found';
+export type CheckCode = ProbeCode | 'not_proxied' | 'not_found' | 'api_error';
 
 /** The result object of `units check -o json` (field names documented in README). */
 export interface CheckResult {

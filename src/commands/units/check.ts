@@ -21,12 +21,13 @@ import {
   type CheckResult,
 } from '../../units/check.js';
 import { parseConnLines } from '../../units/conn-lines.js';
-import { normalisePoolIdFlag } from '../../units/catalogue-ids.js';
-import { parseProtocol, parseRefs } from '../../units/validate.js';
+import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
+import { MAX_PAGE_SIZE, parseProtocol, parseRefs } from '../../units/validate.js';
 import type { Unit } from '../../units/types.js';
 import { ApiError } from '../../errors.js';
 import { parseInteger } from '../options.js';
 import { resolveCheckTarget } from './check-target.js';
+import { remember } from '../completion/remember.js';
 import { userAgent } from '../../version.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -95,9 +96,10 @@ export default async function handler(input: Input): Promise<number> {
   const concurrency = parseInteger(flags.concurrency, '--concurrency', 1, MAX_CONCURRENCY);
   const timeoutMs = checkTimeoutMs(input);
   const source = await readSource(refs, flags);
-  const target = await resolveCheckTarget(ctx, flags.target);
-  // Credentials are needed for anything but a file: missing ones stop the run here, not per unit.
+  // Credentials are needed for anything but a file: missing ones stop the run here, not per unit,
+  // and are said before a missing target (the fix for that is pointless without them).
   if (source.kind !== 'file') await ctx.api();
+  const target = await resolveCheckTarget(ctx, flags.target);
 
   // The items: a file's lines and the API's list are known up front; refs are read as they are checked.
   let items: (Candidate | string)[];
@@ -106,9 +108,13 @@ export default async function handler(input: Input): Promise<number> {
   else {
     const api = await ctx.api();
     items = [];
-    for await (const u of api.all<Unit>('/units', shapes.unit, { poolId: source.poolId, pageSize: 200 })) items.push(candidateFromUnit(u));
+    for await (const u of api.all<Unit>('/units', shapes.unit, { poolId: source.poolId, pageSize: MAX_PAGE_SIZE }))
+      items.push(candidateFromUnit(u));
     if (items.length === 0) {
       ctx.notice(source.poolId ? `No active units in pool ${source.poolId}.` : 'No active units.');
+      // A pool the catalogue does not hold is a typo worth a warning, as in `units list --pool`.
+      const miss = source.poolId ? await poolMiss(api, source.poolId) : undefined;
+      if (miss) ctx.warn(miss.message);
       return ExitCode.ok;
     }
   }
@@ -129,7 +135,9 @@ export default async function handler(input: Input): Promise<number> {
       const result =
         typeof candidate === 'string'
           ? failedResult({ ref: it as string, line: null }, 'not_found', candidate)
-          : await checkCandidate(candidate, opts);
+          : 'unreadable' in candidate
+            ? failedResult({ ref: it as string, line: null }, 'api_error', candidate.unreadable)
+            : await checkCandidate(candidate, opts);
       if (!result.ok) throw new CheckFailed(result);
       return result;
     },
@@ -140,6 +148,10 @@ export default async function handler(input: Input): Promise<number> {
     throw o.error;
   });
   await printList(ctx, results, checkView);
+  await remember(ctx, {
+    add: { units: results.filter((r) => r.ref !== null && r.error !== 'not_found').map((r) => r.ref) },
+    remove: { units: results.filter((r) => r.error === 'not_found').map((r) => r.ref) },
+  });
   const summary = summarise(results, report.notStarted);
   printCheckSummary(ctx, summary);
   if (report.interrupted) return ExitCode.interrupted;
@@ -147,12 +159,14 @@ export default async function handler(input: Input): Promise<number> {
 }
 
 /** The unit, or why there is none (a ref the API does not know is that row's failure, not the run's). */
-async function unitByRef(ctx: Context, ref: string): Promise<Candidate | string> {
+async function unitByRef(ctx: Context, ref: string): Promise<Candidate | string | { unreadable: string }> {
   const api = await ctx.api();
   try {
     return candidateFromUnit(await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return `the API has no unit ${ref}`;
-    throw err;
+    // Any other failure to read it (a 5xx past the retries, a timeout) is this row's too: the
+    // checks already done are still printed.
+    return { unreadable: err instanceof Error ? err.message : String(err) };
   }
 }
