@@ -1,7 +1,7 @@
 // `npm run completions`: writes completions/proxyctl.bash, completions/_proxyctl and
 // completions/proxyctl.fish from the built CLI (`proxyctl completion <shell>`), so the committed
 // files are exactly what the command prints. `--check` writes nothing and exits 1 when a file is
-// stale (test/commands/completions-files.test.ts does the same comparison).
+// stale (test/commands/completion-files.test.ts does the same comparison).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

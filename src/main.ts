@@ -93,7 +93,12 @@ export async function main(argv: readonly string[], io: IO, opts: MainOptions = 
   }
   // The hidden entry point the shell completion scripts call on TAB (see commands/completion/complete.ts).
   if (argv[0] === '__complete')
-    return (await import('./commands/completion/complete.js')).complete(program as unknown as CommandUnknownOpts, argv.slice(1), io);
+    return (await import('./commands/completion/complete.js')).complete(
+      program as unknown as CommandUnknownOpts,
+      argv.slice(1),
+      io,
+      rt.now().getTime(),
+    );
   try {
     await program.parseAsync([...argv], { from: 'user' });
     // The handler's exit code is final, Ctrl-C or not (see Handler in commands/action.ts).

@@ -76,8 +76,17 @@ export function configDirFromEnv(env: Env): string | undefined {
   return d !== undefined && d !== '' ? d : undefined;
 }
 
-/** The dir holds API keys: create it 0700, and tighten it if we find it open to others. */
-function ensurePrivateDir(dir: string): void {
+/** Where the config file lives: PROXYCTL_CONFIG_DIR, else the OS config dir (~/.config/proxyctl, …). */
+export async function configDir(env: Env): Promise<string> {
+  const fromEnv = configDirFromEnv(env);
+  if (fromEnv) return fromEnv;
+  // ~/.config/proxyctl (and the macOS/Windows equivalents), as conf placed it before.
+  const { default: envPaths } = await import('env-paths');
+  return envPaths('proxyctl', { suffix: '' }).config;
+}
+
+/** The dir holds API keys (or values of the account): create it 0700, and tighten it if we find it open to others. */
+export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   try {
     if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
@@ -183,12 +192,7 @@ async function withLock<T>(
 type Change = (data: StoreShape) => unknown;
 
 export async function openConfigStore(env: Env, warn: (message: string) => void, configName = 'config'): Promise<ConfigStore> {
-  let dir = configDirFromEnv(env);
-  if (!dir) {
-    // ~/.config/proxyctl (and the macOS/Windows equivalents), as conf placed it before.
-    const { default: envPaths } = await import('env-paths');
-    dir = envPaths('proxyctl', { suffix: '' }).config;
-  }
+  const dir = await configDir(env);
   ensurePrivateDir(dir);
   const path = join(dir, `${configName}.json`);
   const w = permissionWarning(path);

@@ -5,21 +5,21 @@
 // file and renamed (readers never see half a file; two writers at once lose one update, which a
 // cache may), file 0600 in a 0700 dir. It holds no keys. Plain node:fs only: a command that
 // records values loads nothing more, and `proxyctl __complete` reads it in well under a millisecond.
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Env } from '../io.js';
 import { nonEmpty } from '../globals.js';
-import { DEFAULT_PROFILE, configDirFromEnv } from './store.js';
+import { DEFAULT_PROFILE, configDir, configDirFromEnv, ensurePrivateDir } from './store.js';
 
-export const VALUE_KINDS = ['pools', 'countries', 'states', 'providers', 'units'] as const;
+const VALUE_KINDS = ['pools', 'countries', 'states', 'providers', 'units'] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** Values older than this are not offered (units come and go; the catalogue changes slowly). */
-export const VALUES_TTL_MS = 12 * 3600 * 1000;
+const VALUES_TTL_MS = 12 * 3600 * 1000;
 export const MAX_VALUES = 1000;
-export const MAX_SCOPES = 16;
-export const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_SCOPES = 16;
+const MAX_FILE_BYTES = 1024 * 1024;
 const FILE = 'completion-values.json';
 
 interface Entry {
@@ -49,16 +49,8 @@ export interface ProfileNames {
   baseUrls: Record<string, string | undefined>;
 }
 
-/** Where the config file lives: PROXYCTL_CONFIG_DIR, else the OS config dir (as the config store does). */
-export async function configDir(env: Env): Promise<string> {
-  const fromEnv = configDirFromEnv(env);
-  if (fromEnv) return fromEnv;
-  const { default: envPaths } = await import('env-paths');
-  return envPaths('proxyctl', { suffix: '' }).config;
-}
-
 /** Where the cache lives: `cache/` in PROXYCTL_CONFIG_DIR when set (tests, portable setups), else the OS cache dir. */
-export async function cacheDir(env: Env): Promise<string> {
+async function cacheDir(env: Env): Promise<string> {
   const fromEnv = configDirFromEnv(env);
   if (fromEnv) return join(fromEnv, 'cache');
   const { default: envPaths } = await import('env-paths');
@@ -90,7 +82,7 @@ export async function readProfileNames(env: Env): Promise<ProfileNames> {
 }
 
 /** One key per account: the profile in use and the base URL it talks to (flag > environment > profile). */
-export function scopeKey(account: Account, env: Env, profiles: ProfileNames): string {
+function scopeKey(account: Account, env: Env, profiles: ProfileNames): string {
   const profile = account.profile ?? nonEmpty(env.PROXYCTL_PROFILE) ?? profiles.current ?? DEFAULT_PROFILE;
   const baseUrl = account.baseUrl ?? nonEmpty(env.PROXYCTL_BASE_URL) ?? profiles.baseUrls[profile] ?? '';
   return `${profile} ${baseUrl.replace(/\/+$/, '')}`;
@@ -142,12 +134,7 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     .filter(([, s]) => isObject(s) && typeof s.at === 'number' && nowMs - s.at < VALUES_TTL_MS)
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, MAX_SCOPES);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  try {
-    if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
-  } catch {
-    // Not ours to tighten; the file itself is 0600.
-  }
+  ensurePrivateDir(dir);
   const path = join(dir, FILE);
   const tmp = `${path}.${randomUUID()}.tmp`;
   try {

@@ -10,11 +10,11 @@ import { UsageError } from '../errors.js';
 import { connString, type UnitLike } from './format.js';
 import type { View } from './index.js';
 
-export const CONN_PRESETS = ['colon', 'at', 'url'] as const;
-export const CONN_PLACEHOLDERS = ['ip', 'port', 'user', 'pass', 'protocol', 'ref', 'pool', 'country', 'expiresAt'] as const;
+import { CONN_PLACEHOLDERS, CONN_PRESETS } from './conn-names.js';
+
 type Placeholder = (typeof CONN_PLACEHOLDERS)[number];
 
-export interface ConnUnit extends UnitLike {
+interface ConnUnit extends UnitLike {
   protocol?: unknown;
   proxyRef?: unknown;
   poolId?: unknown;
@@ -22,7 +22,7 @@ export interface ConnUnit extends UnitLike {
   expiresAt?: unknown;
 }
 
-export type ConnFormatter = (u: ConnUnit) => string | undefined;
+type ConnFormatter = (u: ConnUnit) => string | undefined;
 
 const text = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
@@ -89,7 +89,7 @@ const PLACEHOLDER_LIST = CONN_PLACEHOLDERS.map((p) => `{${p}}`).join(' ');
  * The formatter for `--conn-format` (undefined: the default colon form). A value with a `{` is a
  * template (`{{` and `}}` are literal braces); anything else must name a preset.
  */
-export function parseConnFormat(raw: string | undefined): ConnFormatter | undefined {
+function parseConnFormat(raw: string | undefined): ConnFormatter | undefined {
   if (raw === undefined) return undefined;
   if (!raw.includes('{') && !raw.includes('}')) {
     const preset = PRESETS[raw.trim().toLowerCase() as keyof typeof PRESETS];

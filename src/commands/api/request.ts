@@ -16,7 +16,7 @@ import { type Field, fieldsBody, fieldsQuery, parseHeaders, splitField, typedVal
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export interface RawOptions {
+interface RawOptions {
   method: string;
   /** The path below /api/reseller/v1, with its query string. */
   path: string;
@@ -29,7 +29,7 @@ export interface RawOptions {
 
 type Flags = Input['flags'];
 
-export async function parseOptions(first: string, second: string | undefined, flags: Flags, ctx: Context): Promise<RawOptions> {
+async function parseOptions(first: string, second: string | undefined, flags: Flags, ctx: Context): Promise<RawOptions> {
   const stdin = stdinOnce();
   // METHOD PATH (the first form) or PATH with -X.
   const [positionalMethod, rawPath] = second === undefined ? [undefined, first] : [first, second];

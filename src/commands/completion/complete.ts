@@ -182,7 +182,7 @@ async function candidates(
 }
 
 /** Prints the candidates that start with the word being typed, then the directive line. Always exit 0. */
-export async function complete(program: Cmd, words: readonly string[], io: IO, nowMs = Date.now()): Promise<number> {
+export async function complete(program: Cmd, words: readonly string[], io: IO, nowMs: number): Promise<number> {
   const partial = words.at(-1) ?? '';
   let out = '';
   try {

@@ -12,7 +12,7 @@ const header = (shell: string, install: string) =>
 # Install (no root needed): ${install}
 `;
 
-export function bashScript(): string {
+function bashScript(): string {
   return `${header('bash', 'proxyctl completion bash > ~/.local/share/bash-completion/completions/proxyctl')}
 _proxyctl() {
   local cur=\${COMP_WORDS[COMP_CWORD]} line directive=0 i
@@ -43,7 +43,7 @@ complete -F _proxyctl proxyctl
 `;
 }
 
-export function zshScript(): string {
+function zshScript(): string {
   return `#compdef proxyctl
 ${header('zsh', 'proxyctl completion zsh > ~/.zsh/completions/_proxyctl, with fpath=(~/.zsh/completions $fpath) before compinit in ~/.zshrc')}
 _proxyctl() {
@@ -81,7 +81,7 @@ fi
 `;
 }
 
-export function fishScript(): string {
+function fishScript(): string {
   return `${header('fish', 'proxyctl completion fish > ~/.config/fish/completions/proxyctl.fish')}
 # Fills $__proxyctl_results; false when fish should offer file names instead.
 function __proxyctl_prepare
@@ -112,4 +112,3 @@ export function scriptFor(shell: Shell): string {
 }
 
 /** The file each script is installed as (completions/<file>). */
-export const SCRIPT_FILES: Record<Shell, string> = { bash: 'proxyctl.bash', zsh: '_proxyctl', fish: 'proxyctl.fish' };

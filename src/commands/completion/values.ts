@@ -7,6 +7,7 @@ import { PERIODS, PROTOCOLS } from '../../api/enums.js';
 import { UNIT_STATUSES } from '../../units/validate.js';
 import { DELIVERY_STATUSES, EVENT_NAMES } from '../../webhooks/events.js';
 import type { ValueKind } from '../../config/values-cache.js';
+import { CONN_PRESETS } from '../../output/conn-names.js';
 
 export type Source = { fixed: readonly string[] } | { cached: ValueKind } | { profiles: true };
 
@@ -17,7 +18,7 @@ const profiles: Source = { profiles: true };
 export const FLAG_VALUES: Record<string, Source> = {
   '--period': fixed(PERIODS),
   '--protocol': fixed([...PROTOCOLS, 'inject']),
-  '--conn-format': fixed(['colon', 'at', 'url']),
+  '--conn-format': fixed(CONN_PRESETS),
   '--pool': cached('pools'),
   '--country': cached('countries'),
   '--state': cached('states'),

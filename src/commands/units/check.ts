@@ -32,15 +32,15 @@ import { userAgent } from '../../version.js';
 import * as shapes from '../../api/shapes.js';
 
 /** Per check, when --timeout is not given: a dead proxy should not hold a lane for the API's 30 s. */
-export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
-export const MAX_CONCURRENCY = 256;
+const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
+const MAX_CONCURRENCY = 256;
 
 /** Where the units come from: refs, the API's list, or a file's lines. */
 type Source = { kind: 'refs'; refs: string[] } | { kind: 'list'; poolId: string | undefined } | { kind: 'file'; candidates: Candidate[] };
 
 const label = (r: Pick<CheckResult, 'ref' | 'line'>) => r.ref ?? `line ${r.line}`;
 
-export const checkView: View<CheckResult> = {
+const checkView: View<CheckResult> = {
   columns: [
     { header: 'unit', value: label, format: (r, p) => p.bold(label(r)), priority: 0 },
     { header: 'ip', value: (r) => r.ip, priority: 2 },

@@ -15,6 +15,7 @@ import { parsePaging, takePages } from '../paging.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 import { remember } from '../completion/remember.js';
+import { MAX_VALUES } from '../../config/values-cache.js';
 
 type Flags = Input['flags'];
 
@@ -65,7 +66,8 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
 /** Passes the pages on as they stream, noting their units' refs for shell completion. */
 async function* noting(pages: AsyncIterable<Unit[]>, refs: unknown[]): AsyncIterable<Unit[]> {
   for await (const page of pages) {
-    for (const u of page) refs.push(u?.proxyRef);
+    // The cache keeps MAX_VALUES refs: a 10,000-unit export holds no more than that in memory.
+    for (const u of page) if (refs.length < MAX_VALUES) refs.push(u?.proxyRef);
     yield page;
   }
 }

@@ -248,10 +248,7 @@ export class ProxyHub implements Proxies {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    for (const [ref, slot] of this.slots) {
-      const u = this.w.state.units.get(ref);
-      for (const s of slot.sockets.keys()) if (u) this.count(u, s, slot);
-    }
+    // stop() counts each connection's last bytes before cutting it.
     const all = [...this.slots.keys()];
     await Promise.all(all.map((ref) => this.stop(ref)));
     this.http.close();
