@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import type { Input } from './request.command.js';
 import { readAllText } from '../../io.js';
+import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, outputMode } from '../../output/index.js';
@@ -111,7 +112,7 @@ export default async function request({ args: [first, second], flags, ctx }: Inp
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const opts = await parseOptions(first, second, flags, ctx);
   const api = await ctx.api();
-  if (opts.paginate) return paginate(ctx, opts);
+  if (opts.paginate) return paginate(ctx, api, opts);
   const r = await api.request<unknown>(opts.method, opts.path, shapes.raw, {
     ...(opts.body && 'json' in opts.body ? { body: opts.body.json } : {}),
     ...(opts.body && 'text' in opts.body ? { rawBody: opts.body.text } : {}),
@@ -138,8 +139,7 @@ function statusAndHeaders(status: number, headers: Record<string, string>): stri
  * apply to every page. On Ctrl-C or a failed page the document is closed, so what came is valid
  * JSON, and the run ends as any read does (130, or the failure's exit code).
  */
-async function paginate(ctx: Context, opts: RawOptions): Promise<number> {
-  const api = await ctx.api();
+async function paginate(ctx: Context, api: ApiClient, opts: RawOptions): Promise<number> {
   const [pathname, search] = splitSearch(opts.path);
   const params = new URLSearchParams(search);
   const start = params.get('page');
@@ -152,11 +152,14 @@ async function paginate(ctx: Context, opts: RawOptions): Promise<number> {
   let count = 0;
   try {
     for await (const page of pages) {
+      // One write per page (a slow reader is waited for between pages, not between items).
+      let chunk = '';
       for (const item of page.items) {
         const text = pretty ? JSON.stringify(item, null, 2).replace(/^/gm, '    ') : JSON.stringify(item);
-        await write(ctx, `${count === 0 ? (pretty ? '{\n  "data": [\n' : '{"data":[') : pretty ? ',\n' : ','}${text}`);
+        chunk += `${count === 0 ? (pretty ? '{\n  "data": [\n' : '{"data":[') : pretty ? ',\n' : ','}${text}`;
         count += 1;
       }
+      if (chunk) await write(ctx, chunk);
     }
   } finally {
     const end = pretty ? (count === 0 ? '{\n  "data": []\n}\n' : '\n  ]\n}\n') : count === 0 ? '{"data":[]}\n' : ']}\n';
