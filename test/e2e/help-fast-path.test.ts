@@ -26,7 +26,13 @@ describe('proxyctl --help into a pipe', () => {
 
   for (const flag of ['--help', '-h']) {
     it(`${flag} prints exactly what the CLI prints, and exits 0`, async () => {
-      const [fast, full] = await Promise.all([proxyctl([flag], { home }), fullCli([flag], home.env)]);
+      const record = join(home.dir, `imports-${flag}.txt`);
+      const [fast, full] = await Promise.all([
+        proxyctl([flag], { home, env: { NODE_OPTIONS: `--import=${HOOK}`, RECORD_IMPORTS: record } }),
+        fullCli([flag], home.env),
+      ]);
+      // The fast path really was taken: the text came from dist/help.txt, without commander.
+      expect(readFileSync(record, 'utf8')).not.toContain('/node_modules/commander/');
       expect(full.exitCode).toBe(0);
       expect(full.stdout).toContain('Usage: proxyctl');
       expect(fast.exitCode).toBe(0);
@@ -36,7 +42,12 @@ describe('proxyctl --help into a pipe', () => {
   }
 
   it('is the same text with NO_COLOR set', async () => {
-    const [fast, full] = await Promise.all([proxyctl(['--help'], { home, env: { NO_COLOR: '1' } }), fullCli(['--help'], home.env)]);
+    const record = join(home.dir, 'imports-no-color.txt');
+    const [fast, full] = await Promise.all([
+      proxyctl(['--help'], { home, env: { NO_COLOR: '1', NODE_OPTIONS: `--import=${HOOK}`, RECORD_IMPORTS: record } }),
+      fullCli(['--help'], home.env),
+    ]);
+    expect(readFileSync(record, 'utf8')).not.toContain('/node_modules/commander/');
     expect(fast.stdout).toBe(full.stdout);
   });
 
