@@ -2,6 +2,7 @@
 // within a day, and the runway (how many days the balance pays for renewing what is active).
 import { PERIODS, type Period } from '../api/enums.js';
 import type { Unit } from './types.js';
+import { secondsLeft } from './select.js';
 
 const PERIOD_SECONDS: Record<Period, number> = { '3h': 3 * 3600, '12h': 12 * 3600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 };
 const DAY_SECONDS = 86_400;
@@ -27,13 +28,6 @@ export interface FleetSummary {
   renewalPerDayUsd: number;
   /** Active units whose period could not be told (left out of renewalPerDayUsd). */
   unpriced: number;
-}
-
-/** Seconds left: the server's `expiresIn`, else `expiresAt` against `now`. */
-function secondsLeft(u: Unit, now: number): number | undefined {
-  if (typeof u.expiresIn === 'number') return u.expiresIn;
-  const t = typeof u.expiresAt === 'string' ? Date.parse(u.expiresAt) : Number.NaN;
-  return Number.isFinite(t) ? Math.round((t - now) / 1000) : undefined;
 }
 
 /**

@@ -9,7 +9,18 @@ export function descriptionMatcher(text: string | undefined): (u: Unit) => boole
   return (u) => typeof u.description === 'string' && u.description.toLocaleLowerCase().includes(needle);
 }
 
-/** The units of a (streamed) list that `keep` accepts, in order; pages are read only as items are wanted. */
-export async function* whereUnits(units: AsyncIterable<Unit>, keep: (u: Unit) => boolean): AsyncGenerator<Unit> {
-  for await (const u of units) if (keep(u)) yield u;
+/** Seconds a unit has left: the server's `expiresIn` (recomputed on every read), else `expiresAt` against `now`. */
+export function secondsLeft(u: Unit, now: number): number | undefined {
+  if (typeof u.expiresIn === 'number') return u.expiresIn;
+  const t = typeof u.expiresAt === 'string' ? Date.parse(u.expiresAt) : Number.NaN;
+  return Number.isFinite(t) ? Math.round((t - now) / 1000) : undefined;
+}
+
+/** True for an active unit whose remaining time is within `hours` (the server's answer, checked again). */
+export function expiringWithin(hours: number, now: number): (u: Unit) => boolean {
+  return (u) => {
+    if (u.status !== undefined && u.status !== 'ACTIVE') return false;
+    const left = secondsLeft(u, now);
+    return left !== undefined && left > 0 && left <= hours * 3600;
+  };
 }

@@ -1,15 +1,10 @@
 // How units look in tables and as connection strings (-o conn).
 import { cell, connString, humanDuration, money, relativeTime, type Column, type View } from '../output/index.js';
 import type { Unit } from './types.js';
+import { secondsLeft } from './select.js';
 
-function timeLeft(u: Unit): number | undefined {
-  if (typeof u.expiresIn === 'number') return u.expiresIn;
-  if (typeof u.expiresAt === 'string') {
-    const t = Date.parse(u.expiresAt);
-    if (Number.isFinite(t)) return Math.round((t - Date.now()) / 1000);
-  }
-  return undefined;
-}
+/** Views have no context clock: the table's "time left" is against the local clock when the server gives no expiresIn. */
+const timeLeft = (u: Unit) => secondsLeft(u, Date.now());
 
 export const UNIT_COLUMNS: Column<Unit>[] = [
   { header: 'ref', value: (u) => u.proxyRef, format: (u, p) => p.bold(u.proxyRef), priority: 0 },

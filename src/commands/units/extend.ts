@@ -107,8 +107,10 @@ function poolStop(pools: ReadonlyMap<string, string> | undefined) {
       breaker.record(true);
       return done;
     } catch (err) {
-      // extendSafely reports a refunded 503 as "not extended", with the API's answer as its cause.
-      breaker.record(false, err instanceof NetworkError && err.cause instanceof ApiError ? err.cause : err);
+      // extendSafely reports a refunded 503 as "not extended" (expiry read back unchanged), with the
+      // API's answer as its cause; "could not tell" (extend_unknown) is not a refund and not counted.
+      const refunded = err instanceof NetworkError && err.code !== 'extend_unknown' && err.cause instanceof ApiError;
+      breaker.record(false, refunded ? err.cause : err);
       throw err;
     }
   };

@@ -10,9 +10,9 @@ import type { Context } from '../../context/index.js';
 import type { Prompter } from '../../context/prompt.js';
 import { UsageError } from '../../errors.js';
 import { escapeControl, printList } from '../../output/index.js';
-import { normalisePoolIdFlag } from '../../units/catalogue-ids.js';
+import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { parseUsd } from '../../units/quote.js';
-import { descriptionMatcher, whereUnits } from '../../units/select.js';
+import { descriptionMatcher, expiringWithin } from '../../units/select.js';
 import type { Unit } from '../../units/types.js';
 import { MAX_PAGE_SIZE, parsePeriod, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
@@ -20,19 +20,6 @@ import { parseInteger } from '../options.js';
 import { PERIOD_LIST, periodChoices } from './ask.js';
 
 type Flags = Input['flags'];
-
-/** True for an active unit whose remaining time is within `hours` (the server's answer, checked again). */
-function expiringWithin(hours: number, now: number): (u: Unit) => boolean {
-  const limitMs = hours * 3_600_000;
-  return (u) => {
-    if (u.status !== undefined && u.status !== 'ACTIVE') return false;
-    // expiresIn is recomputed by the server on every read, so a client clock that differs from
-    // the server's (or a sandbox clock moved on) does not change what is selected.
-    if (typeof u.expiresIn === 'number') return u.expiresIn > 0 && u.expiresIn * 1000 <= limitMs;
-    const t = typeof u.expiresAt === 'string' ? Date.parse(u.expiresAt) : Number.NaN;
-    return Number.isFinite(t) && t > now && t - now <= limitMs;
-  };
-}
 
 /** "3 units expiring within 24 h in pool US-12 whose description contains "acme"" */
 function describeSelection(count: number, hours: number, poolId: string | undefined, text: string | undefined): string {
@@ -92,8 +79,8 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
   // The whole selection is needed for one quote, so it is collected; a unit that shows up twice
   // (the list moved between pages) is still extended once.
   const units = new Map<string, Unit>();
-  for await (const u of whereUnits(api.all<Unit>('/units', shapes.unit, query), (u) => due(u) && matches(u))) {
-    if (!units.has(u.proxyRef)) units.set(u.proxyRef, u);
+  for await (const u of api.all<Unit>('/units', shapes.unit, query)) {
+    if (due(u) && matches(u) && !units.has(u.proxyRef)) units.set(u.proxyRef, u);
   }
   const selection = describeSelection(units.size, hours, poolId, text);
   if (units.size === 0) {
@@ -103,6 +90,9 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
         `No active units expire within ${hours} h${poolId ? ` in pool ${poolId}` : ''}${text !== undefined ? ` with "${text}" in their description` : ''}; nothing was extended.`,
       ),
     });
+    // A pool the catalogue does not hold is a typo worth a warning, as in `units list --pool`.
+    const miss = poolId ? await poolMiss(api, poolId) : undefined;
+    if (miss) ctx.warn(miss.message);
     return undefined;
   }
   const refs = [...units.keys()];
