@@ -340,15 +340,9 @@ export interface Paged<T> {
   readonly pages: AsyncIterable<readonly T[]>;
 }
 
-/** What printList takes: an array, a stream of items, or a stream of pages. */
-export type ListItems<T> = readonly T[] | AsyncIterable<T> | Paged<T>;
+/** What printList takes: an array, or a stream of pages. */
+export type ListItems<T> = readonly T[] | Paged<T>;
 
 function pagesOf<T>(list: ListItems<T>): AsyncIterable<readonly T[]> | Iterable<readonly T[]> {
-  if (Array.isArray(list)) return [list as readonly T[]];
-  if ('pages' in list) return list.pages;
-  return onePerPage(list as AsyncIterable<T>);
-}
-
-async function* onePerPage<T>(items: AsyncIterable<T>): AsyncGenerator<readonly T[]> {
-  for await (const item of items) yield [item];
+  return 'pages' in list ? list.pages : [list as readonly T[]];
 }

@@ -41,7 +41,15 @@ export function renewalPeriod(u: Unit): Period | undefined {
   return [...PERIODS].sort((a, b) => Math.abs(PERIOD_SECONDS[a] - span) - Math.abs(PERIOD_SECONDS[b] - span))[0];
 }
 
-export function summarizeFleet(units: Iterable<Unit>, prices: Record<string, unknown>, now: number): FleetSummary {
+/**
+ * Adds up a fleet as its units stream in (never holding the list); `prices` may still be on its way
+ * (GET /me asked at the same time): renewals are counted per period and priced at the end.
+ */
+export async function summarizeFleet(
+  units: AsyncIterable<Unit> | Iterable<Unit>,
+  prices: Promise<Record<string, unknown>> | Record<string, unknown>,
+  now: number,
+): Promise<FleetSummary> {
   const s: FleetSummary = {
     total: 0,
     active: 0,
@@ -52,7 +60,8 @@ export function summarizeFleet(units: Iterable<Unit>, prices: Record<string, unk
     renewalPerDayUsd: 0,
     unpriced: 0,
   };
-  for (const u of units) {
+  const perPeriod = new Map<Period, number>();
+  for await (const u of units) {
     s.total += 1;
     const status = typeof u.status === 'string' ? u.status : 'UNKNOWN';
     s.byStatus[status] = (s.byStatus[status] ?? 0) + 1;
@@ -71,9 +80,14 @@ export function summarizeFleet(units: Iterable<Unit>, prices: Record<string, unk
       });
     }
     const period = renewalPeriod(u);
-    const price = period ? prices[period] : undefined;
-    if (period && typeof price === 'number') s.renewalPerDayUsd += (price * DAY_SECONDS) / PERIOD_SECONDS[period];
+    if (period) perPeriod.set(period, (perPeriod.get(period) ?? 0) + 1);
     else s.unpriced += 1;
+  }
+  const priced = await prices;
+  for (const [period, n] of perPeriod) {
+    const price = priced[period];
+    if (typeof price === 'number') s.renewalPerDayUsd += (n * price * DAY_SECONDS) / PERIOD_SECONDS[period];
+    else s.unpriced += n;
   }
   s.expiring.sort((a, b) => a.expiresIn - b.expiresIn);
   s.expiringWithin24h = s.expiring.length;

@@ -8,6 +8,7 @@ import { ApiError } from '../../errors.js';
 import { assertFormats, outputMode, paintFor, printObject, renderStatus, terminalColumns, type StatusReport } from '../../output/index.js';
 import { runwayDays, summarizeFleet } from '../../units/fleet.js';
 import type { Unit } from '../../units/types.js';
+import { MAX_PAGE_SIZE } from '../../units/validate.js';
 import type { Delivery } from '../../webhooks/events.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -75,17 +76,18 @@ async function failedLastDay(ctx: Context, now: number): Promise<{ count: number
 export async function run(ctx: Context): Promise<StatusReport> {
   const api = await ctx.api();
   const now = ctx.now().getTime();
-  const [me, units, uptime, failed] = await Promise.all([
-    api.get<Snapshot>('/me', shapes.snapshot),
-    (async () => {
-      const all: Unit[] = [];
-      for await (const u of api.all<Unit>('/units', shapes.unit, { includeExpired: true, pageSize: 200 })) all.push(u);
-      return all;
-    })(),
+  const snapshot = api.get<Snapshot>('/me', shapes.snapshot);
+  const units = api.all<Unit>('/units', shapes.unit, { includeExpired: true, pageSize: MAX_PAGE_SIZE });
+  const [me, fleet, uptime, failed] = await Promise.all([
+    snapshot,
+    summarizeFleet(
+      units,
+      snapshot.then((m) => m.prices ?? {}),
+      now,
+    ),
     uptimeOfLastDay(ctx, now),
     failedLastDay(ctx, now),
   ]);
-  const fleet = summarizeFleet(units, me.prices ?? {}, now);
   const { renewalPerDayUsd, unpriced, ...counts } = fleet;
   return {
     balanceUsd: me.balanceUsd,
