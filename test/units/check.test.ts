@@ -236,6 +236,16 @@ describe('units check against the sandbox', () => {
       expect(fine.requests.map((r) => [r.method, r.url])).toEqual([['GET', '/x']]);
       // No credential of the unit reached the target.
       expect(JSON.stringify(fine.requests[0]!.headers)).not.toContain(u.credentials!.password);
+      // Nor of an HTTP unit, whose credentials do travel in headers (Proxy-Authorization, to the proxy only).
+      const h = await buy('http');
+      const viaHttp = await check([h.proxyRef, '--target', `${fine.url}/y`]);
+      expect(viaHttp.code).toBe(0);
+      const seen = fine.requests.find((r) => r.url === '/y')!;
+      expect(Object.keys(seen.headers)).not.toContain('proxy-authorization');
+      expect(JSON.stringify(seen.headers)).not.toContain(h.credentials!.password);
+      expect(JSON.stringify(seen.headers)).not.toContain(
+        Buffer.from(`${h.credentials!.username}:${h.credentials!.password}`).toString('base64'),
+      );
 
       const five = await check([u.proxyRef, '--target', broken.url]);
       expect(five.code).toBe(10);

@@ -38,6 +38,17 @@ beforeAll(async () => {
   await buy(mixedPool, 'socks5');
   await buy(mixedPool, 'http');
   await buy(mixedPool, 'http_noauth', { allowedIps: ['127.0.0.1'] });
+  // Passwords with characters a URL must percent-encode (and a colon or at line must keep as they
+  // are), so the url preset's encoding and the reader's decoding are both exercised.
+  for (const [i, u] of bought
+    .get(mixedPool)!
+    .filter((x) => x.protocol !== 'http_noauth')
+    .entries()) {
+    const r = await call(kit.sb, 'PATCH', `/units/${u.proxyRef}`, {
+      body: { credentials: { username: `cust.${i}-x`, password: `p/s%#?x${i}&=+` } },
+    });
+    if (r.status !== 200) throw new Error(`PATCH failed: ${r.status} ${r.text}`);
+  }
 });
 afterAll(() => kit.close());
 
@@ -67,7 +78,10 @@ describe('--conn-format output round-trips through units check --from-file', () 
       const { code, results, stderr, text } = await roundTrip(mixedPool, format);
       expect(code, `${stderr}\n${text}`).toBe(0);
       expectEveryUnitPassed(results, bought.get(mixedPool)!);
-      if (format === 'url') expect(text).toMatch(/^socks5:\/\/.+@/m);
+      if (format === 'url') {
+        expect(text).toMatch(/^socks5:\/\/.+@/m);
+        expect(text).toContain('p%2Fs%25%23%3Fx0');
+      } else expect(text).toContain('p/s%#?x0&=+');
     },
     120_000,
   );
