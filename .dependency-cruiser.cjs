@@ -75,6 +75,13 @@ module.exports = {
       to: { path: '(^|/)node_modules/undici/' },
     },
     {
+      name: 'socks-only-through-the-probe',
+      severity: 'error',
+      comment: 'src/api/proxy-probe.ts is the one proxy client; nothing else loads the socks package',
+      from: { pathNot: '^src/api/proxy-probe[.]ts$' },
+      to: { path: '(^|/)node_modules/socks/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'an import that resolves to nothing',

@@ -6,6 +6,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { SocksClient } from 'socks';
 import { Client, ProxyAgent, TunnelPool, type Dispatcher } from './undici-parts.js';
+import { errCode, seconds } from './transport.js';
 
 export type ProxyProtocol = 'socks5' | 'http' | 'http_noauth';
 
@@ -96,7 +97,7 @@ export async function probe(proxy: ProxyEndpoint, target: URL, opts: ProbeOption
 }
 
 function timedOut(ms: number): ProbeError {
-  return new ProbeError('timeout', `no answer within ${Number((ms / 1000).toFixed(1))}s`);
+  return new ProbeError('timeout', `no answer within ${seconds(ms)}`);
 }
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
@@ -111,13 +112,6 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }):
     }
   }
   return Buffer.concat(chunks).subarray(0, MAX_BODY).toString('utf8');
-}
-
-function errCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } };
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return undefined;
 }
 
 const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);

@@ -86,7 +86,8 @@ function dispatcherFor(opts: TransportOptions): Dispatcher {
 /** Error codes that prove the request never reached the server, so any request may be retried. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-function errCode(err: unknown): string | undefined {
+/** The error's own code, or its cause's (undici wraps the socket's error). */
+export function errCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown } };
   if (typeof e?.code === 'string') return e.code;
   if (typeof e?.cause?.code === 'string') return e.cause.code;
