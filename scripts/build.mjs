@@ -1,12 +1,19 @@
-// Bundles src/ into dist/ as ESM with code splitting: every command group is a dynamic import,
-// so `proxyctl --help` loads only the entry chunk. Dependencies stay external (installed by npm).
-// The SDK (`import … from 'proxyctl'`, src/sdk.ts) is a second, separate bundle (dist/sdk.js), so
-// the CLI's chunks stay exactly as they are, and tsc writes its type declarations to dist/types.
+// Bundles src/ into dist/:
+// - dist/cli.cjs: the whole CLI in one CommonJS file, with undici and commander inside it, started by
+//   bin/proxyctl.js through dist/boot.cjs (src/boot.ts), which compiles it with a V8 code cache. One
+//   file to read and, from the second run on, almost nothing to compile: a one-request command spent
+//   ~45 ms resolving, reading and compiling ~75 files (bench/RESULTS.md). Commands stay lazy: each
+//   command group is an import() in the source, which esbuild wraps so its code runs only when
+//   called. Packages only some commands use (prompts, tables, spinners, colours, locks, socks) stay
+//   outside, loaded from node_modules on demand.
+// - dist/sdk.js (`import … from 'proxyctl'`, src/sdk.ts): ES module, undici inside as in the CLI.
+// tsc writes the SDK's type declarations to dist/types.
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 
 /** Environment variables under which `--help` may print other text than dist/help.txt (bin/proxyctl.js). */
 const HELP_ENV_TAKES_FULL_PATH = ['FORCE_COLOR', 'CLICOLOR_FORCE'];
@@ -14,20 +21,94 @@ const HELP_ENV_TAKES_FULL_PATH = ['FORCE_COLOR', 'CLICOLOR_FORCE'];
 const dist = new URL('../dist/', import.meta.url);
 rmSync(dist, { recursive: true, force: true });
 
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+/**
+ * Inside the bundles: needed by (nearly) every command (env-paths: an ES module, whose import() would
+ * start Node's ES module loader). Everything else in `dependencies` loads on demand.
+ */
+const BUNDLED = ['undici', 'commander', 'env-paths'];
+const external = Object.keys(pkg.dependencies)
+  .filter((d) => !BUNDLED.includes(d))
+  .flatMap((d) => [d, `${d}/*`]);
+
+/**
+ * undici's client requires its HTTP/2 client at load, and with it node:http2 (~6 ms and ~2.3 MiB),
+ * though it is used only when TLS negotiates h2, which needs `allowH2` (never set). In the bundle
+ * that require gets a stand-in which loads the real one (bundled too) on its first call.
+ */
+const lazyUndiciH2 = {
+  name: 'lazy-undici-h2',
+  setup(b) {
+    const client = `${sep}undici${sep}lib${sep}dispatcher${sep}client.js`;
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (a) =>
+      a.importer.endsWith(client)
+        ? { path: 'undici/lib/dispatcher/client-h2.js', namespace: 'lazy', pluginData: dirname(a.importer) }
+        : undefined,
+    );
+    // The stand-in's require('./client-h2.js') is resolved as usual (its importer is not client.js).
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (a) => ({
+      contents: `let connectH2;
+module.exports = function lazyConnectH2(...args) {
+  connectH2 ??= require('./client-h2.js');
+  return connectH2.apply(this, args);
+};`,
+      loader: 'js',
+      resolveDir: a.pluginData,
+    }));
+  },
+};
+
 const common = {
   bundle: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external,
+  plugins: [lazyUndiciH2],
   sourcemap: 'linked',
   logLevel: 'warning',
 };
 
-await Promise.all([
-  build({ ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' }),
-  build({ ...common, entryPoints: { sdk: 'src/sdk.ts' }, outdir: 'dist' }),
+const [cli] = await Promise.all([
+  // Whitespace only (names stay, for stack traces): less to read, and ~3 MiB less held (bench/RESULTS.md).
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    outfile: 'dist/cli.cjs',
+    format: 'cjs',
+    minifyWhitespace: true,
+    // `__dyni` (below) when the file is require()d as it is rather than started by src/boot.ts.
+    banner: { js: `"use strict";if(typeof __dyni!=="function")var __dyni=(s)=>${'import'}(s);` },
+    write: false,
+  }),
+  build({
+    ...common,
+    entryPoints: { sdk: 'src/sdk.ts' },
+    outdir: 'dist',
+    format: 'esm',
+    // undici's own require() calls, inside an ES module.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  }),
 ]);
+
+// The bundle's import() of on-demand packages, as src/boot.ts's `__dyni(`: same length, so the
+// source map still holds. Every import( must be one (boot.ts says why).
+const cliFile = cli.outputFiles.find((f) => f.path.endsWith('.cjs'));
+const cliMap = cli.outputFiles.find((f) => f.path.endsWith('.cjs.map'));
+const imports = [...cliFile.text.matchAll(/\bimport\(("[^"]*")?/g)].slice(1); // the first is the banner's
+const strays = imports.filter((m) => !m[1] || !external.some((e) => m[1] === `"${e}"` || m[1].startsWith(`"${e.replace('/*', '/')}`)));
+if (strays.length) throw new Error(`dist/cli.cjs: import( of no on-demand package: ${strays.map((m) => m[0]).join(', ')}`);
+const cliText = cliFile.text.replace(/\bimport\("/g, '__dyni("');
+writeFileSync(new URL('cli.cjs', dist), cliText);
+writeFileSync(new URL('cli.cjs.map', dist), cliMap.text);
+const hash = createHash('sha256').update(cliText).digest('hex').slice(0, 16);
+
+await build({
+  ...common,
+  entryPoints: { boot: 'src/boot.ts' },
+  outfile: 'dist/boot.cjs',
+  format: 'cjs',
+  define: { CLI_BUNDLE_HASH: JSON.stringify(hash) },
+});
 
 // Declarations only (esbuild does not write them); tsconfig.build.json starts from src/sdk.ts.
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
@@ -45,7 +126,7 @@ for (const k of Object.keys(env)) if (k.startsWith('PROXYCTL_') || k === 'NODE_O
 const help = spawnSync(
   process.execPath,
   // argv[1] is the '-e' script's first argument; run() reads argv from [2] on, as under the bin.
-  ['--input-type=module', '-e', `(await import(${JSON.stringify(new URL('cli.js', dist).href)})).run();`, '--', 'proxyctl', '--help'],
+  ['-e', `require(${JSON.stringify(new URL('cli.cjs', dist).pathname)}).run();`, '--', 'proxyctl', '--help'],
   { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
 );
 if (help.status !== 0 || help.stderr) throw new Error(`building dist/help.txt: proxyctl --help exited ${help.status}: ${help.stderr}`);

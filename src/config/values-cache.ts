@@ -6,7 +6,6 @@
 // cache may), file 0600 in a 0700 dir. It holds no keys. Plain node:fs only: a command that
 // records values loads nothing more, and `proxyctl __complete` reads it in well under a millisecond.
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Env } from '../io.js';
 import { nonEmpty } from '../globals.js';
@@ -136,9 +135,11 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     .slice(0, MAX_SCOPES);
   ensurePrivateDir(dir);
   const path = join(dir, FILE);
-  const tmp = `${path}.${randomUUID()}.tmp`;
+  // A name no other writer picks ('wx' fails rather than share one); node:crypto would be ~17 more
+  // modules to load for every command that records values.
+  const tmp = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    writeFileSync(tmp, `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`, { mode: 0o600 });
+    writeFileSync(tmp, `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`, { mode: 0o600, flag: 'wx' });
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });

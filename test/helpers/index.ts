@@ -20,6 +20,7 @@
 export * from './cli.js';
 export * from './config-file.js';
 export * from './fake-api.js';
+export * from './loaded-modules.js';
 export * from './in-process.js';
 export * from './listen-process.js';
 export * from './sandbox.js';
