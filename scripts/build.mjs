@@ -23,10 +23,12 @@ rmSync(dist, { recursive: true, force: true });
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 /**
- * Inside the bundles: needed by (nearly) every command (env-paths: an ES module, whose import() would
- * start Node's ES module loader). Everything else in `dependencies` loads on demand.
+ * `dependencies` are what a command may load from node_modules on demand (prompts, tables, spinners,
+ * colours, locks, socks), except undici: bundled, as every command needs it, and a dependency still
+ * because the SDK's types name it. Packages every command needs (commander, env-paths: an ES module
+ * whose import() would start Node's ES module loader) are devDependencies, bundled.
  */
-const BUNDLED = ['undici', 'commander', 'env-paths'];
+const BUNDLED = ['undici'];
 const external = Object.keys(pkg.dependencies)
   .filter((d) => !BUNDLED.includes(d))
   .flatMap((d) => [d, `${d}/*`]);
