@@ -184,6 +184,18 @@ if (!values['only-create']) {
       }),
       '≤ 1.2×',
     ]);
+    if (!values['only-list'])
+      // For information: every run compiling the bundle, as the first run of a build on a Node does
+      // (src/boot.ts; the rows above run with the code cache that first run leaves).
+      rows.push([
+        '`units list --json` (20 units), no code cache',
+        'node:http GET + print',
+        pairwise(
+          { args: [BIN, 'units', 'list', '--json'], env: { ...cli(sb20.info).env, NODE_DISABLE_COMPILE_CACHE: '1' } },
+          raw(sb20.info, getOne),
+        ),
+        '— (information)',
+      ]);
     const memRuns = Math.max(5, Math.ceil(runs / 3));
     if (!values['only-list']) {
       mem.push([

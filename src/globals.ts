@@ -68,7 +68,7 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   { name: 'PROXYCTL_API_KEY', meaning: "API key; overrides the profile's key (keys never go on the command line)" },
   { name: 'PROXYCTL_BASE_URL', meaning: 'API base URL, without /api/reseller/v1 (--base-url)' },
   { name: 'PROXYCTL_PROFILE', meaning: 'stored profile to use (--profile; default: the current one)' },
-  { name: 'PROXYCTL_CONFIG_DIR', meaning: 'directory of the config file (default: the OS config dir)' },
+  { name: 'PROXYCTL_CONFIG_DIR', meaning: 'directory of the config file, and of the caches in cache/ (default: the OS dirs)' },
   { name: 'PROXYCTL_DEBUG', meaning: 'set to 1: HTTP trace on stderr, the API key redacted (--debug)' },
   { name: 'PROXYCTL_WEBHOOK_SECRET', meaning: 'webhook secret for `webhook verify` and `webhook listen` (--secret)' },
   { name: 'NO_COLOR', meaning: 'no colour (--no-color)' },
@@ -77,4 +77,5 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   { name: 'HTTPS_PROXY', meaning: 'proxy for an https base URL (https_proxy also read)' },
   { name: 'HTTP_PROXY', meaning: 'proxy for an http base URL (http_proxy also read)' },
   { name: 'NO_PROXY', meaning: 'hosts reached without the proxy (no_proxy also read)' },
+  { name: 'NODE_DISABLE_COMPILE_CACHE', meaning: 'set to 1: no V8 code cache of the CLI (compiled anew on every run)' },
 ];
