@@ -92,8 +92,10 @@ const [cli] = await Promise.all([
   }),
 ]);
 
-// The bundle's import() of on-demand packages, as src/boot.ts's `__dyni(`: same length, so the
-// source map still holds. Every import( must be one (boot.ts says why).
+// The bundle's import() of on-demand packages, as `__dyni(`: same length, so the source map still
+// holds. src/boot.ts runs the bundle as a function of BUNDLE_PARAMS and passes its own import() as
+// `__dyni` (code compiled from a V8 cache cannot import() on Node 20); every import( must be one.
+const BUNDLE_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname', '__dyni'];
 const cliFile = cli.outputFiles.find((f) => f.path.endsWith('.cjs'));
 const cliMap = cli.outputFiles.find((f) => f.path.endsWith('.cjs.map'));
 const imports = [...cliFile.text.matchAll(/\bimport\(("[^"]*")?/g)].slice(1); // the first is the banner's
@@ -102,14 +104,15 @@ if (strays.length) throw new Error(`dist/cli.cjs: import( of no on-demand packag
 const cliText = cliFile.text.replace(/\bimport\("/g, '__dyni("');
 writeFileSync(new URL('cli.cjs', dist), cliText);
 writeFileSync(new URL('cli.cjs.map', dist), cliMap.text);
-const hash = createHash('sha256').update(cliText).digest('hex').slice(0, 16);
+// Names the bundle's code caches: V8 itself checks only the source's length.
+const hash = createHash('sha256').update(JSON.stringify(BUNDLE_PARAMS)).update(cliText).digest('hex').slice(0, 16);
 
 await build({
   ...common,
   entryPoints: { boot: 'src/boot.ts' },
   outfile: 'dist/boot.cjs',
   format: 'cjs',
-  define: { CLI_BUNDLE_HASH: JSON.stringify(hash) },
+  define: { CLI_BUNDLE_HASH: JSON.stringify(hash), CLI_BUNDLE_PARAMS: JSON.stringify(BUNDLE_PARAMS) },
 });
 
 // Declarations only (esbuild does not write them); tsconfig.build.json starts from src/sdk.ts.

@@ -14,7 +14,11 @@ const check = process.argv.includes('--check');
 const stale = [];
 mkdirSync(new URL('completions/', root), { recursive: true });
 for (const [shell, file] of Object.entries(files)) {
-  const text = execFileSync(process.execPath, [bin, 'completion', shell], { encoding: 'utf8' });
+  // No code cache: a build step has no business in the user's cache dir.
+  const text = execFileSync(process.execPath, [bin, 'completion', shell], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' },
+  });
   const path = new URL(`completions/${file}`, root);
   let old;
   try {

@@ -72,9 +72,12 @@ export async function loadedBy(args: string[], home: TempHome, env: Record<strin
     env: { ...env, NODE_OPTIONS: `--import=${HOOK}`, RECORD_IMPORTS: record, NODE_V8_COVERAGE: coverage },
   });
   const files = [...new Set(readFileSync(record, 'utf8').split('\n').filter(Boolean))];
-  const modules = bundleModules(coverage) ?? new Set<string>();
+  const booted = files.some((f) => f.endsWith('/dist/boot.cjs'));
+  const modules = bundleModules(coverage);
+  // Booted but no coverage of the bundle: the recording failed, and an empty set would pass any test.
+  if (booted && !modules) throw new Error(`loadedBy(${args.join(' ')}): no coverage of dist/cli.cjs (exit ${r.exitCode}): ${r.stderr}`);
   const packages = new Set<string>();
-  for (const p of [...files, ...modules]) {
+  for (const p of [...files, ...(modules ?? [])]) {
     const pkg = packageOf(p);
     if (pkg) packages.add(pkg);
   }
@@ -82,10 +85,10 @@ export async function loadedBy(args: string[], home: TempHome, env: Record<strin
     exitCode: r.exitCode,
     stdout: String(r.stdout),
     stderr: String(r.stderr),
-    bundleRan: modules.size > 0,
+    bundleRan: modules !== undefined,
     packages,
-    sources: new Set([...modules].filter((m) => m.startsWith('src/'))),
-    modules,
+    sources: new Set([...(modules ?? [])].filter((m) => m.startsWith('src/'))),
+    modules: modules ?? new Set(),
     builtins: new Set(files.filter((u) => u.startsWith('node:'))),
     files,
   };
