@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import type { BaseContext as Context, OutputFormat } from '../globals.js';
 import { UsageError } from '../errors.js';
 import { escapeControl, escapeDeep } from './escape.js';
+import { isPlainList } from '../api/plain.js';
 import { cell, paintWhen, plainPaint, type Paint } from './format.js';
 import { fitColumns, fitHint, tableWidth, terminalColumns } from './fit.js';
 
@@ -180,19 +181,23 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
       break;
     case 'conn': {
       if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
-      for await (const page of pages)
+      for await (const page of pages) {
+        // A page the API client parsed from plain text has nothing to escape (src/api/plain.ts).
+        const plain = isPlainList(page);
         for (const item of page) {
-          const line = view.conn(escapeDeep(item));
+          const line = view.conn(plain ? item : escapeDeep(item));
           if (line) out.write(`${line}\n`);
           count += 1;
         }
+      }
       break;
     }
     case 'csv': {
       let header: string[] | undefined;
-      for await (const page of pages)
+      for await (const page of pages) {
+        const plain = isPlainList(page);
         for (const item of page) {
-          const flat = flatten(escapeDeep(item));
+          const flat = flatten(plain ? item : escapeDeep(item));
           if (!header) {
             header = Object.keys(flat);
             out.write(`${header.map(csvField).join(',')}\n`);
@@ -200,18 +205,21 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
           out.write(`${header.map((k) => csvField(flat[k])).join(',')}\n`);
           count += 1;
         }
+      }
       break;
     }
     case 'tsv': {
       let cols: Column<T>[] | undefined = view.columns;
-      for await (const page of pages)
+      for await (const page of pages) {
+        const plain = isPlainList(page);
         for (const item of page) {
           const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
           cols = use;
-          const shown = escapeDeep(item as T);
+          const shown = plain ? (item as T) : escapeDeep(item as T);
           out.write(`${use.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
           count += 1;
         }
+      }
       break;
     }
     case 'table': {
