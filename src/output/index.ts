@@ -157,6 +157,9 @@ export async function printList<T>(ctx: Context, items: ListItems<T>, view: View
   }
 }
 
+// The per-item loops index the page rather than use for-of: run once per page, they mostly run
+// before V8 optimises them, and unoptimised for-of allocates a result object per item (~0.7 MB
+// for a 10,000-unit list, with noting() in units list).
 async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, view: View<T>): Promise<number> {
   const mode = outputMode(ctx);
   let count = 0;
@@ -165,7 +168,8 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
     case 'json': {
       // Streamed as a valid JSON array, so `--all` never holds every page in memory.
       for await (const page of pages)
-        for (const item of page) {
+        for (let i = 0; i < page.length; i++) {
+          const item = page[i] as T;
           out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
           count += 1;
         }
@@ -174,7 +178,8 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
     }
     case 'jsonl':
       for await (const page of pages)
-        for (const item of page) {
+        for (let i = 0; i < page.length; i++) {
+          const item = page[i] as T;
           out.write(`${JSON.stringify(item)}\n`);
           count += 1;
         }
@@ -184,7 +189,8 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
       for await (const page of pages) {
         // A page the API client parsed from plain text has nothing to escape (src/api/plain.ts).
         const plain = isPlainList(page);
-        for (const item of page) {
+        for (let i = 0; i < page.length; i++) {
+          const item = page[i] as T;
           const line = view.conn(plain ? item : escapeDeep(item));
           if (line) out.write(`${line}\n`);
           count += 1;
@@ -196,7 +202,8 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
       let header: string[] | undefined;
       for await (const page of pages) {
         const plain = isPlainList(page);
-        for (const item of page) {
+        for (let i = 0; i < page.length; i++) {
+          const item = page[i] as T;
           const flat = flatten(plain ? item : escapeDeep(item));
           if (!header) {
             header = Object.keys(flat);
@@ -212,7 +219,8 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
       let cols: Column<T>[] | undefined = view.columns;
       for await (const page of pages) {
         const plain = isPlainList(page);
-        for (const item of page) {
+        for (let i = 0; i < page.length; i++) {
+          const item = page[i] as T;
           const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
           cols = use;
           const shown = plain ? (item as T) : escapeDeep(item as T);
