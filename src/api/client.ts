@@ -16,6 +16,7 @@ import {
   type Answer,
 } from './response.js';
 import { pageOf } from './shapes.js';
+import { markPlain } from './plain.js';
 import type { Shape } from './validate.js';
 import { setWait } from './activity.js';
 
@@ -49,6 +50,8 @@ export interface ApiResponse<T> {
   data: T;
   headers: Record<string, string>;
   requestId: string | undefined;
+  /** The body was printable ASCII without a backslash (src/api/plain.ts): no string in `data` needs escaping. */
+  plain: boolean;
 }
 
 export interface Pagination {
@@ -303,7 +306,13 @@ export class ApiClient {
       throw apiErrorFrom(raw.status, parsed, requestId, retryAfter);
     }
     if (!ok) throw notTheApiError(answer);
-    return { status: raw.status, data: checkShape(answer, shape, parsed) as T, headers: this.redacted(raw.headers), requestId };
+    return {
+      status: raw.status,
+      data: checkShape(answer, shape, parsed) as T,
+      headers: this.redacted(raw.headers),
+      requestId,
+      plain: raw.plain,
+    };
   }
 
   /** Pages of a collection, fetched one at a time as the caller consumes them. */
@@ -311,8 +320,11 @@ export class ApiClient {
     let page = Number(query.page ?? 1);
     const shape = pageOf(item);
     for (;;) {
-      const body = await this.get<{ data: T[]; pagination?: Pagination }>(path, shape, { ...query, page }, opts);
+      const res = await this.request<{ data: T[]; pagination?: Pagination }>('GET', path, shape, { ...opts, query: { ...query, page } });
+      const body = res.data;
       const items = body.data;
+      // printList then checks the page once for characters a terminal obeys, not every string of every item.
+      if (res.plain) markPlain(items);
       yield { items, pagination: body.pagination };
       const p = body.pagination;
       const more = p?.hasNext ?? (typeof p?.totalPages === 'number' ? page < p.totalPages : false);

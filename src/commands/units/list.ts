@@ -67,7 +67,7 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
 async function* noting(pages: AsyncIterable<Unit[]>, refs: unknown[]): AsyncIterable<Unit[]> {
   for await (const page of pages) {
     // The cache keeps MAX_VALUES refs: a 10,000-unit export holds no more than that in memory.
-    for (const u of page) if (refs.length < MAX_VALUES) refs.push(u?.proxyRef);
+    for (let i = 0; i < page.length && refs.length < MAX_VALUES; i++) refs.push(page[i]?.proxyRef);
     yield page;
   }
 }
