@@ -292,7 +292,9 @@ function bodyText(bytes: Buffer, plain: boolean): string {
  */
 export async function send(req: RawRequest, opts: TransportOptions): Promise<RawResponse> {
   if (req.signal?.aborted) throw new InterruptedError();
-  const started = performance.now();
+  // Date.now(), not performance.now(): the elapsed time only words an error message, and the first
+  // use of `performance` loads ~8 of Node's modules (perf_hooks) on every command.
+  const started = Date.now();
   const exchange = new Exchange(req.signal, opts.timeoutMs);
   try {
     // Spec §1: every request with a body says it is JSON, whoever built the headers.
@@ -320,7 +322,7 @@ export async function send(req: RawRequest, opts: TransportOptions): Promise<Raw
   } catch (err) {
     // Only our own signal means Ctrl-C: undici also says "aborted" when a proxy refuses CONNECT.
     if (req.signal?.aborted) throw new InterruptedError();
-    const elapsed = performance.now() - started;
+    const elapsed = Math.max(0, Date.now() - started);
     if (exchange.timedOut && exchange.inTunnel) throw proxyError(safeHost(req.url), `no answer within ${seconds(opts.timeoutMs)}`, err);
     if (exchange.timedOut) throw deadlineError(req.url, opts.timeoutMs, elapsed, err);
     throw classifyNetworkError(err, req.url, opts.timeoutMs, elapsed);
