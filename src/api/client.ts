@@ -315,21 +315,52 @@ export class ApiClient {
     };
   }
 
-  /** Pages of a collection, fetched one at a time as the caller consumes them. */
-  async *pages<T>(path: string, item: Shape, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<Page<T>> {
-    let page = Number(query.page ?? 1);
+  /**
+   * Pages of a collection, in order, as the caller consumes them. With `readAhead` (for a caller
+   * that reads every page: no --limit), once the pagination names a further page it is asked for
+   * while the one before it is still on its way, so the server prepares page n+1 while this process
+   * parses and prints page n (bench/RESULTS.md). `hasNext` still decides where the list ends: a
+   * list that shrank meanwhile costs one GET whose answer is dropped.
+   */
+  async *pages<T>(
+    path: string,
+    item: Shape,
+    query: Query = {},
+    opts: Omit<RequestOptions, 'query'> & { readAhead?: boolean } = {},
+  ): AsyncGenerator<Page<T>> {
+    const { readAhead = false, ...options } = opts;
     const shape = pageOf(item);
-    for (;;) {
-      const res = await this.request<{ data: T[]; pagination?: Pagination }>('GET', path, shape, { ...opts, query: { ...query, page } });
-      const body = res.data;
-      const items = body.data;
-      // printList then checks the page once for characters a terminal obeys, not every string of every item.
-      if (res.plain) markPlain(items);
-      yield { items, pagination: body.pagination };
-      const p = body.pagination;
-      const more = p?.hasNext ?? (typeof p?.totalPages === 'number' ? page < p.totalPages : false);
-      if (!more || items.length === 0) return;
-      page += 1;
+    const fetch = (page: number) =>
+      this.request<{ data: T[]; pagination?: Pagination }>('GET', path, shape, { ...options, query: { ...query, page } });
+    let page = Number(query.page ?? 1);
+    let current = fetch(page);
+    /** The page after `current`, when asked for ahead. */
+    let ahead: Promise<ApiResponse<{ data: T[]; pagination?: Pagination }>> | undefined;
+    let lastPage = 0;
+    try {
+      for (;;) {
+        const res = await current;
+        const body = res.data;
+        const items = body.data;
+        // printList then checks the page once for characters a terminal obeys, not every string of every item.
+        if (res.plain) markPlain(items);
+        const p = body.pagination;
+        if (typeof p?.totalPages === 'number') lastPage = p.totalPages;
+        const more = (p?.hasNext ?? (typeof p?.totalPages === 'number' ? page < p.totalPages : false)) && items.length > 0;
+        if (more && readAhead) {
+          current = ahead ?? fetch(page + 1);
+          ahead = page + 2 <= lastPage ? settled(fetch(page + 2)) : undefined;
+        }
+        yield { items, pagination: p };
+        if (!more) return;
+        // Otherwise the next page is asked for only once the caller wants it (--limit may be reached).
+        if (!readAhead) current = fetch(page + 1);
+        page += 1;
+      }
+    } finally {
+      // A caller that stopped early leaves at most these in flight; their failures are nobody's.
+      settled(current);
+      if (ahead) settled(ahead);
     }
   }
 
@@ -351,4 +382,10 @@ export class ApiClient {
     const key = this.opts.apiKey;
     this.opts.trace(key ? line.split(key).join('[REDACTED]') : line);
   }
+}
+
+/** The promise itself, marked as handled: a request read ahead may fail after its reader has gone. */
+function settled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }

@@ -2,7 +2,7 @@
 // connects through each with its own protocol and credentials to the sandbox's echo, which says
 // what address the request came from. Then every way a unit stops working fails with its code.
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startKit, startScriptedServer, type Kit } from '../helpers/index.js';
@@ -226,7 +226,13 @@ describe('units check against the sandbox', () => {
     const fine = await startScriptedServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('hello'));
     const broken = await startScriptedServer((_req, res) => void res.writeHead(500).end());
     const silent = await startScriptedServer(() => undefined);
-    const garbage: Server = createServer((s) => s.end('this is not HTTP\r\n\r\n'));
+    // Its sockets are destroyed at the end: s.end() only half-closes, and garbage.close() would wait
+    // for the proxy's side of a connection it may keep open (a 90 s hang under load).
+    const garbageSockets = new Set<Socket>();
+    const garbage: Server = createServer((s) => {
+      garbageSockets.add(s);
+      s.end('this is not HTTP\r\n\r\n');
+    });
     await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', r));
     const garbageUrl = `http://127.0.0.1:${(garbage.address() as { port: number }).port}/`;
     try {
@@ -257,6 +263,7 @@ describe('units check against the sandbox', () => {
       const slow = await check([u.proxyRef, '--target', silent.url, '--timeout', '1']);
       expect(slow.results).toEqual([failed(u, 'timeout')]);
     } finally {
+      for (const s of garbageSockets) s.destroy();
       await Promise.all([fine.close(), broken.close(), silent.close(), new Promise((r) => garbage.close(r))]);
     }
   }, 90_000);

@@ -45,7 +45,8 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
   const keep = descriptionMatcher(opts.descriptionContains);
   if (!opts.onePage) {
     const refs: unknown[] = [];
-    const pages = api.pages<Unit>('/units', shapes.unit, opts.query);
+    // Every page is read unless --limit stops early: then no page is asked for before it is wanted.
+    const pages = api.pages<Unit>('/units', shapes.unit, opts.query, { readAhead: opts.limit === undefined });
     const filter = opts.descriptionContains === undefined ? undefined : keep;
     const count = await printList(ctx, { pages: noting(takePages(pages, opts.limit, filter), refs) }, view);
     await remember(ctx, { add: { units: refs } });

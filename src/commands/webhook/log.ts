@@ -139,7 +139,8 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   if (opts.follow) return follow(ctx, api, opts);
   const view = { columns: deliveryColumns, empty: 'No deliveries found.' };
   if (!opts.onePage) {
-    await printList(ctx, { pages: takePages(api.pages<Delivery>('/webhook/deliveries', shapes.delivery, opts.query), opts.limit) }, view);
+    const pages = api.pages<Delivery>('/webhook/deliveries', shapes.delivery, opts.query, { readAhead: opts.limit === undefined });
+    await printList(ctx, { pages: takePages(pages, opts.limit) }, view);
     return 0;
   }
   const body = await firstPage(api, opts.query);
