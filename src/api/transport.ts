@@ -186,96 +186,6 @@ function safeHost(url: string): string {
   }
 }
 
-/** setTimeout's longest delay: a longer deadline would fire at once. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * One exchange with undici's dispatcher, the body gathered as it comes: what `request()` and
- * `body.text()` did, without a Readable stream, an async resource, a combined AbortSignal and a
- * timeout signal per request (for 50 pages of 200 units, their machinery cost more than the
- * parsing; bench/RESULTS.md). `done` settles once: the answer, or the error undici or an abort gave.
- */
-class Exchange implements Dispatcher.DispatchHandler {
-  readonly done: Promise<{ status: number; headers: Dispatcher.ResponseData['headers']; bytes: Buffer }>;
-  /** The --timeout deadline ran out, and whether a CONNECT to the HTTPS proxy was still open then. */
-  timedOut = false;
-  inTunnel = false;
-  private resolve!: (v: { status: number; headers: Dispatcher.ResponseData['headers']; bytes: Buffer }) => void;
-  private reject!: (err: unknown) => void;
-  private controller: Dispatcher.DispatchController | undefined;
-  private reason: unknown;
-  private status = 0;
-  private headers: Dispatcher.ResponseData['headers'] = {};
-  private chunks: Buffer[] = [];
-  private length = 0;
-  private readonly timer: NodeJS.Timeout;
-  private readonly onAbort: () => void;
-
-  constructor(
-    private readonly signal: AbortSignal | undefined,
-    timeoutMs: number,
-  ) {
-    this.done = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    // The same reason AbortSignal.timeout() gives, so errors read as before.
-    this.timer = setTimeout(
-      () => {
-        this.timedOut = true;
-        this.inTunnel = tunnelsOpening > 0;
-        this.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-      },
-      Math.min(timeoutMs, LONGEST_TIMER_MS),
-    );
-    this.timer.unref();
-    this.onAbort = () => this.abort(signal?.reason);
-    signal?.addEventListener('abort', this.onAbort, { once: true });
-  }
-
-  private abort(reason: unknown): void {
-    if (this.reason !== undefined) return;
-    this.reason = reason ?? new DOMException('This operation was aborted', 'AbortError');
-    // Before the request starts, undici is told at onRequestStart; after it ends, nothing is left to stop.
-    this.controller?.abort(this.reason as Error);
-  }
-
-  private settle(err: unknown): void {
-    clearTimeout(this.timer);
-    this.signal?.removeEventListener('abort', this.onAbort);
-    if (err === undefined) {
-      const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
-      this.chunks = [];
-      this.resolve({ status: this.status, headers: this.headers, bytes });
-    } else this.reject(err);
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.reason !== undefined) controller.abort(this.reason as Error);
-  }
-
-  onResponseStart(_c: Dispatcher.DispatchController, status: number, headers: Dispatcher.ResponseData['headers']): void {
-    // 1xx answers are informational; the final answer follows.
-    if (status < 200) return;
-    this.status = status;
-    this.headers = headers;
-  }
-
-  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.length += chunk.length;
-  }
-
-  onResponseEnd(): void {
-    this.settle(undefined);
-  }
-
-  onResponseError(_c: Dispatcher.DispatchController | undefined, err: Error): void {
-    this.settle(err);
-  }
-}
-
 /** The body as text, as undici's body.text() decodes it (UTF-8, a leading BOM dropped). */
 function bodyText(bytes: Buffer, plain: boolean): string {
   // Plain bytes are ASCII: latin1 reads them the same, without UTF-8's checks.
@@ -295,36 +205,36 @@ export async function send(req: RawRequest, opts: TransportOptions): Promise<Raw
   // Date.now(), not performance.now(): the elapsed time only words an error message, and the first
   // use of `performance` loads ~8 of Node's modules (perf_hooks) on every command.
   const started = Date.now();
-  const exchange = new Exchange(req.signal, opts.timeoutMs);
+  const deadline = AbortSignal.timeout(opts.timeoutMs);
+  let inTunnel = false;
+  deadline.addEventListener('abort', () => (inTunnel = tunnelsOpening > 0), { once: true });
   try {
     // Spec §1: every request with a body says it is JSON, whoever built the headers.
     const hasType = Object.keys(req.headers).some((k) => k.toLowerCase() === 'content-type');
     const sent = req.body === undefined || hasType ? req.headers : { ...req.headers, 'content-type': 'application/json' };
     const url = new URL(req.url);
-    dispatcherFor(opts).dispatch(
-      {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: req.method as Dispatcher.HttpMethod,
-        headers: sent,
-        body: req.body,
-      },
-      exchange,
-    );
-    const res = await exchange.done;
-    const plain = isPlainJsonText(res.bytes);
-    const body = bodyText(res.bytes, plain);
+    const res = await dispatcherFor(opts).request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: sent,
+      body: req.body,
+      signal: req.signal ? AbortSignal.any([req.signal, deadline]) : deadline,
+    });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    const plain = isPlainJsonText(bytes);
+    const body = bodyText(bytes, plain);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) {
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     }
-    return { status: res.status, headers, body, plain };
+    return { status: res.statusCode, headers, body, plain };
   } catch (err) {
     // Only our own signal means Ctrl-C: undici also says "aborted" when a proxy refuses CONNECT.
     if (req.signal?.aborted) throw new InterruptedError();
     const elapsed = Math.max(0, Date.now() - started);
-    if (exchange.timedOut && exchange.inTunnel) throw proxyError(safeHost(req.url), `no answer within ${seconds(opts.timeoutMs)}`, err);
-    if (exchange.timedOut) throw deadlineError(req.url, opts.timeoutMs, elapsed, err);
+    if (deadline.aborted && inTunnel) throw proxyError(safeHost(req.url), `no answer within ${seconds(opts.timeoutMs)}`, err);
+    if (deadline.aborted) throw deadlineError(req.url, opts.timeoutMs, elapsed, err);
     throw classifyNetworkError(err, req.url, opts.timeoutMs, elapsed);
   }
 }
