@@ -29,9 +29,8 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
  * whose import() would start Node's ES module loader) are devDependencies, bundled.
  */
 const BUNDLED = ['undici'];
-const external = Object.keys(pkg.dependencies)
-  .filter((d) => !BUNDLED.includes(d))
-  .flatMap((d) => [d, `${d}/*`]);
+const onDemand = Object.keys(pkg.dependencies).filter((d) => !BUNDLED.includes(d));
+const external = onDemand.flatMap((d) => [d, `${d}/*`]);
 
 /**
  * undici's client requires its HTTP/2 client at load, and with it node:http2 (~6 ms and ~2.3 MiB),
@@ -98,8 +97,8 @@ const [cli] = await Promise.all([
 const BUNDLE_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname', '__dyni'];
 const cliFile = cli.outputFiles.find((f) => f.path.endsWith('.cjs'));
 const cliMap = cli.outputFiles.find((f) => f.path.endsWith('.cjs.map'));
-const imports = [...cliFile.text.matchAll(/\bimport\(("[^"]*")?/g)].slice(1); // the first is the banner's
-const strays = imports.filter((m) => !m[1] || !external.some((e) => m[1] === `"${e}"` || m[1].startsWith(`"${e.replace('/*', '/')}`)));
+const imports = [...cliFile.text.matchAll(/\bimport\((?:"([^"]*)")?/g)].slice(1); // the first is the banner's
+const strays = imports.filter((m) => !m[1] || !onDemand.some((d) => m[1] === d || m[1].startsWith(`${d}/`)));
 if (strays.length) throw new Error(`dist/cli.cjs: import( of no on-demand package: ${strays.map((m) => m[0]).join(', ')}`);
 const cliText = cliFile.text.replace(/\bimport\("/g, '__dyni("');
 writeFileSync(new URL('cli.cjs', dist), cliText);

@@ -12,24 +12,12 @@
 // and its header must name this bundle (size, mtime; the name carries its content hash and this
 // V8's version and flags). NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off;
 // --enable-source-maps loads the bundle plainly, for mapped stack traces.
-import {
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { cachedDataVersionTag, setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
-import envPaths from 'env-paths';
+import { cacheDir } from './config/dirs.js';
 
 /** Set by scripts/build.mjs: the bundle's content hash (with its parameters), and its parameters. */
 declare const CLI_BUNDLE_HASH: string;
@@ -42,8 +30,8 @@ interface BundleExports {
 
 /** How many caches (bundles × Node versions × V8 flags) a cache dir keeps: the newest. */
 const KEEP = 4;
-const MAGIC = 0x31436350; // "PcC1"
-const HEADER_BYTES = 32;
+const MAGIC = 0x32436350; // "PcC2"
+const HEADER_BYTES = 24;
 
 export function start(distDir: string): void {
   // Before anything compiles, as V8 takes cached code only under the flags it was made with: the
@@ -63,8 +51,16 @@ interface Bundle {
 }
 
 function load(file: string): BundleExports {
-  const source = readFileSync(file, 'utf8');
-  const bundle = statSync(file);
+  // One open: the text and the size and time the cache's header must match.
+  const fd = openSync(file, 'r');
+  let source: string;
+  let bundle: Bundle;
+  try {
+    bundle = fstatSync(fd);
+    source = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
   const path = codeCachePath();
   const cached = path ? readCodeCache(path, bundle) : undefined;
   const script = new vm.Script(`(function (${CLI_BUNDLE_PARAMS.join(', ')}) {${source}\n})`, {
@@ -91,15 +87,14 @@ function load(file: string): BundleExports {
 
 function codeCachePath(): string | undefined {
   if (process.env.NODE_DISABLE_COMPILE_CACHE === '1') return undefined;
-  const configDir = process.env.PROXYCTL_CONFIG_DIR;
-  const dir = join(configDir ? join(configDir, 'cache') : envPaths('proxyctl', { suffix: '' }).cache, 'code');
   // The V8 tag covers V8's version and flags (NODE_OPTIONS may add some): one file for each.
-  return join(dir, `cli-${CLI_BUNDLE_HASH}-node${process.version}-${process.arch}-${cachedDataVersionTag().toString(16)}.v8`);
+  const name = `cli-${CLI_BUNDLE_HASH}-node${process.version}-${process.arch}-${cachedDataVersionTag().toString(16)}.v8`;
+  return join(cacheDir(process.env), 'code', name);
 }
 
 /**
- * The header (little-endian): u32 magic, u32 unused, u32 data length, u32 bundle size, f64 bundle
- * mtime (ms), u32 how many Node modules the run that made it had loaded.
+ * The header (little-endian): u32 magic, u32 data length, u32 bundle size, u32 how many Node
+ * modules the run that made it had loaded, f64 bundle mtime (ms).
  */
 function readCodeCache(path: string, bundle: Bundle): { data: Buffer; modules: number } | undefined {
   let fd: number | undefined;
@@ -108,17 +103,17 @@ function readCodeCache(path: string, bundle: Bundle): { data: Buffer; modules: n
     const st = fstatSync(fd);
     // Ours, and writable by nobody else: cached code runs as this user.
     if (!st.isFile() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) return undefined;
-    const bytes = Buffer.allocUnsafe(st.size);
-    if (readSync(fd, bytes, 0, st.size, 0) !== st.size || st.size < HEADER_BYTES) return undefined;
+    if (st.size < HEADER_BYTES) return undefined;
+    const bytes = readFileSync(fd);
     const data = bytes.subarray(HEADER_BYTES);
     if (
       bytes.readUInt32LE(0) !== MAGIC ||
-      bytes.readUInt32LE(8) !== data.length ||
-      bytes.readUInt32LE(12) !== bundle.size ||
+      bytes.readUInt32LE(4) !== data.length ||
+      bytes.readUInt32LE(8) !== bundle.size ||
       bytes.readDoubleLE(16) !== bundle.mtimeMs
     )
       return undefined;
-    return { data, modules: bytes.readUInt32LE(24) };
+    return { data, modules: bytes.readUInt32LE(12) };
   } catch {
     return undefined;
   } finally {
@@ -134,10 +129,10 @@ function saveCodeCache(path: string, script: vm.Script, bundle: Bundle, modules:
     const data = script.createCachedData();
     const header = Buffer.alloc(HEADER_BYTES);
     header.writeUInt32LE(MAGIC, 0);
-    header.writeUInt32LE(data.length, 8);
-    header.writeUInt32LE(bundle.size, 12);
+    header.writeUInt32LE(data.length, 4);
+    header.writeUInt32LE(bundle.size, 8);
+    header.writeUInt32LE(modules, 12);
     header.writeDoubleLE(bundle.mtimeMs, 16);
-    header.writeUInt32LE(modules, 24);
     // Whole or not at all for readers (a rename); no fsync: V8 refuses a torn file by its checksum.
     writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, path);

@@ -10,6 +10,7 @@ import fs, { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../io.js';
 import { UsageError } from '../errors.js';
+import { configDir } from './dirs.js';
 
 export interface Profile {
   baseUrl?: string | undefined;
@@ -69,21 +70,6 @@ const LOCK_STALE_MS = 5000;
  */
 const LOCK_WAIT_MS = 30_000;
 const LOCK_NOTICE_MS = 5000;
-
-/** Where the config lives: PROXYCTL_CONFIG_DIR, else undefined (the OS config dir). */
-export function configDirFromEnv(env: Env): string | undefined {
-  const d = env.PROXYCTL_CONFIG_DIR;
-  return d !== undefined && d !== '' ? d : undefined;
-}
-
-/** Where the config file lives: PROXYCTL_CONFIG_DIR, else the OS config dir (~/.config/proxyctl, …). */
-export async function configDir(env: Env): Promise<string> {
-  const fromEnv = configDirFromEnv(env);
-  if (fromEnv) return fromEnv;
-  // ~/.config/proxyctl (and the macOS/Windows equivalents), as conf placed it before.
-  const { default: envPaths } = await import('env-paths');
-  return envPaths('proxyctl', { suffix: '' }).config;
-}
 
 /** The dir holds API keys (or values of the account): create it 0700, and tighten it if we find it open to others. */
 export function ensurePrivateDir(dir: string): void {
@@ -192,7 +178,7 @@ async function withLock<T>(
 type Change = (data: StoreShape) => unknown;
 
 export async function openConfigStore(env: Env, warn: (message: string) => void, configName = 'config'): Promise<ConfigStore> {
-  const dir = await configDir(env);
+  const dir = configDir(env);
   ensurePrivateDir(dir);
   const path = join(dir, `${configName}.json`);
   const w = permissionWarning(path);

@@ -9,7 +9,8 @@ import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import type { Env } from '../io.js';
 import { nonEmpty } from '../globals.js';
-import { DEFAULT_PROFILE, configDir, configDirFromEnv, ensurePrivateDir } from './store.js';
+import { cacheDir, configDir } from './dirs.js';
+import { DEFAULT_PROFILE, ensurePrivateDir } from './store.js';
 
 const VALUE_KINDS = ['pools', 'countries', 'states', 'providers', 'units'] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
@@ -48,14 +49,6 @@ export interface ProfileNames {
   baseUrls: Record<string, string | undefined>;
 }
 
-/** Where the cache lives: `cache/` in PROXYCTL_CONFIG_DIR when set (tests, portable setups), else the OS cache dir. */
-async function cacheDir(env: Env): Promise<string> {
-  const fromEnv = configDirFromEnv(env);
-  if (fromEnv) return join(fromEnv, 'cache');
-  const { default: envPaths } = await import('env-paths');
-  return envPaths('proxyctl', { suffix: '' }).cache;
-}
-
 function readJson(path: string): unknown {
   try {
     if (statSync(path).size > MAX_FILE_BYTES) return undefined;
@@ -69,7 +62,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** Profile names and their base URLs from the config file (the keys are read past, never kept). */
 export async function readProfileNames(env: Env): Promise<ProfileNames> {
-  const data = readJson(join(await configDir(env), 'config.json'));
+  const data = readJson(join(configDir(env), 'config.json'));
   const baseUrls: Record<string, string | undefined> = {};
   if (!isObject(data)) return { current: undefined, baseUrls };
   if (isObject(data.profiles)) {
@@ -96,7 +89,7 @@ function readCache(dir: string): CacheFile {
 /** The cached values of one kind for an account, newest first; none once they are older than the TTL. */
 export async function cachedValues(env: Env, account: Account, kind: ValueKind, nowMs: number): Promise<string[]> {
   const key = scopeKey(account, env, await readProfileNames(env));
-  const entry = readCache(await cacheDir(env)).scopes[key]?.kinds?.[kind];
+  const entry = readCache(cacheDir(env)).scopes[key]?.kinds?.[kind];
   if (!entry || typeof entry.at !== 'number' || nowMs - entry.at >= VALUES_TTL_MS || !Array.isArray(entry.values)) return [];
   return entry.values.filter((v): v is string => typeof v === 'string');
 }
@@ -112,7 +105,7 @@ const OFFERABLE = /^[\w.:@/+-]{1,100}$/;
 
 /** Adds (and removes) values for the account, prunes what is old or over the bounds, and writes the file whole. */
 export async function recordValues(env: Env, account: Account, seen: Seen, nowMs: number): Promise<void> {
-  const dir = await cacheDir(env);
+  const dir = cacheDir(env);
   const key = scopeKey(account, env, await readProfileNames(env));
   const cache = readCache(dir);
   const scope: Scope = cache.scopes[key] ?? { at: nowMs, kinds: {} };
