@@ -35,6 +35,9 @@ export function buildProgram(rt: Runtime): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .showSuggestionAfterError(true)
+    // Commander stops wrapping a help page whose widest entry leaves under 40 columns for the
+    // text (`api [options] <path-or-method> [path]` did, at 80 columns): wrap down to 20.
+    .configureHelp({ minWidthToWrap: 20 })
     .optionsGroup('Global options:')
     .option('--profile <name>', 'stored profile to use (env PROXYCTL_PROFILE)')
     .option('--base-url <url>', 'API base URL, without /api/reseller/v1 (env PROXYCTL_BASE_URL)')
