@@ -11,8 +11,6 @@ import * as shapes from '../api/shapes.js';
 export interface ExtendInput {
   ref: string;
   period: string;
-  /** expiresAt read before the attempt; read here when not given. */
-  expiresAtBefore?: string | undefined;
   /** The balance before the batch, compared after an `extended: false` answer. */
   balanceBefore?: number | undefined;
   /** True when other extensions run at the same time (they move the balance too). */
@@ -30,7 +28,9 @@ function unitPath(ref: string): string {
 
 export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<ExtendResult> {
   const { ref, period } = input;
-  const before = input.expiresAtBefore ?? (await api.get<Unit>(unitPath(ref), shapes.unit)).expiresAt;
+  // Read right before the attempt, never taken from an earlier listing: another process may have
+  // extended the unit since, and a later expiry after a failed attempt would read as ours.
+  const before = (await api.get<Unit>(unitPath(ref), shapes.unit)).expiresAt;
   let res: ApiResponse<ExtendResult>;
   try {
     res = await api.request<ExtendResult>('POST', `${unitPath(ref)}/extend`, shapes.extended, { body: { period }, retry: 'not-sent' });

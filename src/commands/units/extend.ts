@@ -27,8 +27,6 @@ export interface ExtendOptions {
   prices?: Record<string, number> | undefined;
   /** --max-spend: a larger total is refused (exit 2) before any extend request. */
   maxSpend?: number | undefined;
-  /** Each unit's expiresAt as already read (a selection's listing), so it is not read again. */
-  before?: ReadonlyMap<string, string> | undefined;
   /** How the batch is described in the quote, e.g. "extending 3 units expiring within 24 h by 7d". */
   what?: string | undefined;
   /** A selection: the results are always a list, even of one unit. */
@@ -70,7 +68,6 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
       extendSafely(api, {
         ref,
         period: opts.period,
-        expiresAtBefore: opts.before?.get(ref),
         balanceBefore: q.balanceUsd,
         concurrent: opts.refs.length > 1,
       }),

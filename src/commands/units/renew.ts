@@ -111,7 +111,6 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
     confirm: ask?.confirm,
     prices,
     maxSpend,
-    before: byRef(units, (u) => u.expiresAt),
     what: `extending ${selection} (${someRefs(refs)}) by ${period}`,
     list: true,
     pools: byRef(units, (u) => u.poolId),
