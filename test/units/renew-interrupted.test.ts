@@ -15,8 +15,8 @@ afterEach(async () => {
 
 describe('units extend --expiring-within, interrupted', () => {
   it('SIGINT mid-run: the extended units are printed, exactly those were charged, exit 130', async () => {
-    // A budget of 8 requests a minute: the quote's reads and a few extends fit, then proxyctl waits.
-    kit = await startKit({ balance: 1000, rateLimit: 8, rateWindowSeconds: 60 });
+    // A budget of 12 requests a minute: the quote's reads and a few extends (a read and a POST each) fit, then proxyctl waits.
+    kit = await startKit({ balance: 1000, rateLimit: 12, rateWindowSeconds: 60 });
     const refs = seedFleet(
       kit,
       Array.from({ length: 12 }, () => ({ hoursLeft: 5 })),
