@@ -24,7 +24,7 @@ import { parseConnLines } from '../../units/conn-lines.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseProtocol, parseRefs } from '../../units/validate.js';
 import type { Unit } from '../../units/types.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, InterruptedError } from '../../errors.js';
 import { parseInteger } from '../options.js';
 import { resolveCheckTarget } from './check-target.js';
 import { remember } from '../completion/remember.js';
@@ -132,12 +132,7 @@ export default async function handler(input: Input): Promise<number> {
     },
     async (it) => {
       const candidate = typeof it === 'string' ? await unitByRef(ctx, it) : it;
-      const result =
-        typeof candidate === 'string'
-          ? failedResult({ ref: it as string, line: null }, 'not_found', candidate)
-          : 'unreadable' in candidate
-            ? failedResult({ ref: it as string, line: null }, 'api_error', candidate.unreadable)
-            : await checkCandidate(candidate, opts);
+      const result = 'ok' in candidate ? candidate : await checkCandidate(candidate, opts);
       if (!result.ok) throw new CheckFailed(result);
       return result;
     },
@@ -158,15 +153,18 @@ export default async function handler(input: Input): Promise<number> {
   return summary.failed > 0 ? ExitCode.partialFailure : ExitCode.ok;
 }
 
-/** The unit, or why there is none (a ref the API does not know is that row's failure, not the run's). */
-async function unitByRef(ctx: Context, ref: string): Promise<Candidate | string | { unreadable: string }> {
+/**
+ * The unit, or that row's failed result: a ref the API does not know, or a unit it could not read
+ * (a 5xx past the retries, a timeout) is that row's failure, not the run's, and the checks already
+ * done are still printed. Ctrl-C is the run's: the row is not started.
+ */
+async function unitByRef(ctx: Context, ref: string): Promise<Candidate | CheckResult> {
   const api = await ctx.api();
   try {
     return candidateFromUnit(await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit));
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return `the API has no unit ${ref}`;
-    // Any other failure to read it (a 5xx past the retries, a timeout) is this row's too: the
-    // checks already done are still printed.
-    return { unreadable: err instanceof Error ? err.message : String(err) };
+    if (err instanceof InterruptedError || ctx.signal.aborted) throw err;
+    if (err instanceof ApiError && err.status === 404) return failedResult({ ref, line: null }, 'not_found', `the API has no unit ${ref}`);
+    return failedResult({ ref, line: null }, 'api_error', err instanceof Error ? err.message : String(err));
   }
 }
