@@ -364,9 +364,9 @@ export class ApiClient {
     }
   }
 
-  /** Every item of a collection, streamed page by page. */
+  /** Every item of a collection, streamed page by page: its caller reads them all, so pages are read ahead. */
   async *all<T>(path: string, item: Shape, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<T> {
-    for await (const page of this.pages<T>(path, item, query, opts)) yield* page.items;
+    for await (const page of this.pages<T>(path, item, query, { ...opts, readAhead: true })) yield* page.items;
   }
 
   /** Response headers with the API key redacted, should a server echo it (`proxyctl api -i` prints them). */
