@@ -191,7 +191,7 @@ describe('proxyctl api: what the server receives', () => {
     [['api', 'GET', '/me', '-X', 'POST'], 'two methods'],
     [['api', 'GET'], 'a path is missing after GET'],
     [['api', '-X', 'POST', '/units', '--paginate'], '--paginate follows the pages of a GET'],
-    [['api', '/units', '--paginate', '-i'], '-i'],
+    [['api', '/units', '--paginate', '-i'], '-i (headers of each page) does not fit'],
   ])('%j exits 2 before any request', async (args, message) => {
     const s = await serve();
     const r = await cli(args);
@@ -242,8 +242,10 @@ describe('proxyctl api --paginate (scripted pages)', () => {
       else json(res, 200, { data: [], pagination: { page, pageSize: 50, totalItems: 0, totalPages: 0, hasNext: false } });
     });
     let r = await cli(['api', '/webhook/deliveries', '--paginate']);
+    expect(r.code, r.err).toBe(0);
     expect(r.out).toBe(`${JSON.stringify({ data: [{ id: 'd1' }, { id: 'd2' }] }, null, 2)}\n`);
     r = await cli(['api', '/units', '--paginate']);
+    expect(r.code, r.err).toBe(0);
     expect(r.out).toBe('{\n  "data": []\n}\n');
     expect(s.requests).toHaveLength(3);
   });

@@ -14,7 +14,7 @@
 // - fleet.ts         units with chosen pools, expiries, protocols and descriptions put into a kit's sandbox: seedFleet()
 // - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless)
 // - package.ts         the package as users get it: packClean() (npm pack from a clean copy), installGlobally(), installInProject()
-// - shell.ts           real shells completing proxyctl: shellEnv(), bashCompletions(), fishCompletions(), shellOnPty(), hasShell()
+// - shell.ts           real shells completing proxyctl: shellEnv(), bashCompletions(), shellOnPty(), hasShell()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
 export * from './cli.js';

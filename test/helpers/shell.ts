@@ -39,19 +39,6 @@ export async function bashCompletions(script: string, words: string[], env: Reco
   return r.stdout.split('\n').filter(Boolean);
 }
 
-/** What fish offers for the command line `line` (`complete -C`: fish's own completion machinery), values only. */
-export async function fishCompletions(script: string, line: string, env: Record<string, string | undefined>): Promise<string[]> {
-  const r = await execa('fish', ['--no-config', '-c', `source ${quote(script)}; complete -C ${quote(line)}`], {
-    env,
-    extendEnv: false,
-    timeout: 60_000,
-  });
-  return r.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => l.split('\t')[0]!);
-}
-
 /**
  * An interactive shell on a pty: type with `key`, wait for what it draws with `until`. Every TAB
  * starts node, which takes seconds on a loaded 2-core machine: a session may take a minute; a

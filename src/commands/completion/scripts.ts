@@ -110,5 +110,3 @@ export type Shell = 'bash' | 'zsh' | 'fish';
 export function scriptFor(shell: Shell): string {
   return shell === 'bash' ? bashScript() : shell === 'zsh' ? zshScript() : fishScript();
 }
-
-/** The file each script is installed as (completions/<file>). */
