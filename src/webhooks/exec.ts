@@ -101,8 +101,9 @@ export class ExecRunner {
     }
     child.on('error', (err) => finish({ error: err.message }));
     child.on('close', (code, signal) => finish(signal ? { signal } : { exitCode: code ?? 0 }));
-    child.stdout?.on('data', (c: Buffer) => this.o.output.write(c));
-    child.stderr?.on('data', (c: Buffer) => this.o.output.write(c));
+    // Piped, not written as it comes: a chatty CMD waits for a slow reader instead of filling memory.
+    child.stdout?.pipe(this.o.output, { end: false });
+    child.stderr?.pipe(this.o.output, { end: false });
     // A CMD that does not read its stdin closes the pipe early: not an error of the listener.
     child.stdin?.on('error', () => {});
     child.stdin?.end(job.body);
