@@ -1,7 +1,7 @@
 // Where the base URL and API key come from: flag > environment > stored profile.
 import type { Context } from './types.js';
 import { nonEmpty } from '../globals.js';
-import { DEFAULT_PROFILE } from '../config/store.js';
+import { DEFAULT_PROFILE, type ConfigStore } from '../config/store.js';
 
 export interface Credentials {
   baseUrl: string | undefined;
@@ -20,7 +20,7 @@ export async function resolveCredentials(ctx: Context): Promise<Credentials> {
     return { baseUrl: flagOrEnvBase, apiKey: envKey, profile: DEFAULT_PROFILE, profileExists: false };
   }
   const store = await ctx.config();
-  const name = ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE;
+  const name = profileInUse(ctx, store);
   const stored = store.profile(name);
   return {
     baseUrl: flagOrEnvBase ?? nonEmpty(stored?.baseUrl),
@@ -28,4 +28,9 @@ export async function resolveCredentials(ctx: Context): Promise<Credentials> {
     profile: name,
     profileExists: stored !== undefined,
   };
+}
+
+/** The profile a command acts on: --profile/PROXYCTL_PROFILE, else the current one, else "default". */
+export function profileInUse(ctx: Context, store: ConfigStore): string {
+  return ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE;
 }

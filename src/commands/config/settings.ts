@@ -1,7 +1,8 @@
 // `config set|get|unset KEY`: one setting of the profile in use (--profile, PROXYCTL_PROFILE, else
 // the current one), written through the locked config store so parallel processes never lose one.
 import type { Context } from '../../context/index.js';
-import { DEFAULT_PROFILE, type ProfileSetting } from '../../config/store.js';
+import type { ProfileSetting } from '../../config/store.js';
+import { profileInUse } from '../../context/credentials.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { parseTargetUrl } from '../units/check-target.js';
 import type { Input as SetInput } from './set.command.js';
@@ -21,7 +22,7 @@ function keyOf(raw: string) {
 
 async function profileOf(ctx: Context) {
   const store = await ctx.config();
-  return { store, name: ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE };
+  return { store, name: profileInUse(ctx, store) };
 }
 
 export async function set({ args: [key, value], ctx }: SetInput): Promise<number> {

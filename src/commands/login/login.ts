@@ -5,7 +5,7 @@ import type { Context } from '../../context/index.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { assertFormats, money, percent, printObject, withSpinner } from '../../output/index.js';
 import { checkProfileName, promptCredentials, verifyAndSave, type AccountSummary } from '../../context/login.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
+import { profileInUse } from '../../context/credentials.js';
 
 export interface LoginOptions {
   profile: string;
@@ -43,7 +43,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<{ profile: 
 export default async function login({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const store = await ctx.config();
-  const profile = checkProfileName(ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE);
+  const profile = checkProfileName(profileInUse(ctx, store));
   const existing = store.profile(profile);
   const result = await run({ profile, baseUrl: ctx.globals.baseUrl ?? existing?.baseUrl, apiKeyStdin: flags.apiKeyStdin === true }, ctx);
   ctx.notice(`Logged in to ${result.baseUrl}; saved as profile "${result.profile}".`);

@@ -1,10 +1,10 @@
 // `proxyctl logout`: removes the profile (its key and base URL) from the config file.
 import type { Input } from './logout.command.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
+import { profileInUse } from '../../context/credentials.js';
 
 export default async function logout({ ctx }: Input): Promise<number> {
   const store = await ctx.config();
-  const name = ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE;
+  const name = profileInUse(ctx, store);
   if (!(await store.removeProfile(name)).removed) {
     ctx.notice(`Profile "${name}" is not logged in; nothing to do.`);
     return 0;

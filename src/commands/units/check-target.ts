@@ -2,8 +2,7 @@
 // (`proxyctl config set check-target URL`), else the sandbox's echo when the base URL is a sandbox
 // (its openapi.json says so). None of them is exit 2, before any connection, saying how to set one.
 import type { Context } from '../../context/index.js';
-import { resolveCredentials } from '../../context/credentials.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
+import { profileInUse, resolveCredentials } from '../../context/credentials.js';
 import { UsageError } from '../../errors.js';
 
 /** An http(s) URL, or exit 2 naming where it came from. */
@@ -23,7 +22,7 @@ export function parseTargetUrl(raw: string, where: string): URL {
 export async function resolveCheckTarget(ctx: Context, flag: string | undefined): Promise<URL> {
   if (flag !== undefined) return parseTargetUrl(flag, '--target');
   const store = await ctx.config();
-  const profile = ctx.globals.profile ?? store.currentProfile() ?? DEFAULT_PROFILE;
+  const profile = profileInUse(ctx, store);
   const stored = store.profile(profile)?.checkTarget;
   if (stored !== undefined) return parseTargetUrl(stored, `the check-target of profile "${profile}"`);
   const creds = await resolveCredentials(ctx);
