@@ -16,13 +16,20 @@ export function isLoopbackDestination(host: string): boolean {
   return h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1' || (isIPv4(h) && h.startsWith('127.'));
 }
 
+/**
+ * Where a connection to a loopback `host` goes and leaves from: `localhost` is 127.0.0.1, and an
+ * IPv6 target cannot leave from an IPv4 address (the OS picks ::1's own address then).
+ */
+export function route(d: Dialer, host: string): { host: string; localAddress?: string } {
+  const h = host.replace(/^\[|\]$/g, '');
+  const to = h.toLowerCase() === 'localhost' ? '127.0.0.1' : h;
+  return d.localAddress && isIPv4(to) ? { host: to, localAddress: d.localAddress } : { host: to };
+}
+
 export function dial(d: Dialer, host: string, port: number): Promise<Socket | DialFailure> {
   if (!isLoopbackDestination(host) || port < 1 || port > 65535) return Promise.resolve('not_allowed');
-  const h = host.replace(/^\[|\]$/g, '');
-  // An IPv6 target cannot leave from an IPv4 address: the OS picks ::1's own address then.
-  const v4 = h.toLowerCase() === 'localhost' ? '127.0.0.1' : h;
   return new Promise((resolve) => {
-    const s = connect({ host: v4, port, ...(d.localAddress && isIPv4(v4) ? { localAddress: d.localAddress } : {}) });
+    const s = connect({ ...route(d, host), port });
     s.once('connect', () => {
       s.removeAllListeners('error');
       s.on('error', () => s.destroy());

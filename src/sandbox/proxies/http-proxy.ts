@@ -6,7 +6,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Credentials } from '../validate.js';
-import { dial, isLoopbackDestination, type Dialer } from './dial.js';
+import { dial, isLoopbackDestination, route, type Dialer } from './dial.js';
 
 export interface HttpUnit {
   protocol(): string;
@@ -117,15 +117,13 @@ export class HttpProxy {
     }
     const headers = { ...req.headers };
     for (const h of HOP_BY_HOP) delete headers[h];
-    const host = url.hostname.replace(/^\[|\]$/g, '');
     const up = request({
-      host: host === 'localhost' ? '127.0.0.1' : host,
+      ...route(u.dialer, url.hostname),
       port: url.port || 80,
       method: req.method,
       path: `${url.pathname}${url.search}`,
       headers,
       agent: false,
-      ...(u.dialer.localAddress && host !== '::1' ? { localAddress: u.dialer.localAddress } : {}),
     });
     up.on('response', (r) => {
       const out = { ...r.headers };
