@@ -28,8 +28,6 @@ export const FLAG_VALUES: Record<string, Source> = {
   'units list --status': fixed(UNIT_STATUSES),
   'webhook log --status': fixed(DELIVERY_STATUSES),
   'webhook log --event': fixed(EVENT_NAMES),
-  'sandbox trigger --reason': fixed(['quota_exceeded', 'server_unreachable']),
-  'sandbox trigger --kind': fixed(['throttle', 'delete']),
 };
 
 export const ARG_VALUES: Record<string, Source> = {

@@ -1,4 +1,4 @@
-import { Command } from '../commander.js';
+import { Command, Option } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 import { pool } from '../options.js';
 
@@ -10,8 +10,8 @@ const command = () =>
     .argument('<event>', 'event name')
     .option('--unit <ref>', 'proxyRef of the unit concerned')
     .addOption(pool('poolId of the server concerned (server.* events)'))
-    .option('--reason <reason>', 'reason (unit.down: quota_exceeded | server_unreachable)')
-    .option('--kind <kind>', 'usage.warning kind: throttle (80%) | delete (75%)')
+    .addOption(new Option('--reason <reason>', 'unit.down: why').choices(['quota_exceeded', 'server_unreachable']))
+    .addOption(new Option('--kind <kind>', 'usage.warning kind: throttle (80%) or delete (75%)').choices(['throttle', 'delete']))
     .option('--new-ip <ip>', 'server.ip_changed: the new address')
     .option('--data <json>', 'extra fields merged into the event data');
 export type Input = InputOf<typeof command>;
