@@ -5,7 +5,7 @@ import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
 import { assertFormats, printObject, type View } from '../../output/index.js';
-import { connFormatFor } from '../../output/conn.js';
+import { withConnFormat } from '../../output/conn.js';
 import { printCharge, printKeep, progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, printOutcomes, settleBulk, type BulkReport } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
@@ -18,8 +18,14 @@ import type { CreateBody, Unit } from '../../units/types.js';
 import { quoteView, unitDetailView, unitView } from '../../units/view.js';
 import { remember } from '../completion/remember.js';
 
+/** How a purchase prints: one unit in detail, several as a list (with --conn-format's lines). */
+interface Views {
+  one: View<Unit>;
+  many: View<Unit>;
+}
+
 /** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
-export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan, conn?: View<Unit>['conn']): Promise<void> {
+export async function run(opts: CreateInput, ctx: Context, views: Views, plan?: PurchasePlan): Promise<void> {
   const api = await ctx.api();
   // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
   // rest has to be affordable.
@@ -62,7 +68,6 @@ export async function run(opts: CreateInput, ctx: Context, plan?: PurchasePlan, 
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
   await remember(ctx, { add: { units: report.outcomes.flatMap((o) => (o.ok ? [o.value.proxyRef] : [])) } });
 
-  const views = conn ? { one: { ...unitDetailView, conn }, many: { ...unitView, conn } } : { one: unitDetailView, many: unitView };
   await printOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));
   const failed = report.outcomes.some((o) => !o.ok);
@@ -83,13 +88,13 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
 export default async function handler({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const parsed = parseCreateFlags(flags);
-  const conn = connFormatFor(ctx, flags.connFormat);
+  const views = { one: withConnFormat(ctx, unitDetailView, flags.connFormat), many: withConnFormat(ctx, unitView, flags.connFormat) };
   // Refused here, before the pool and balance are read, rather than when the quote is printed.
   if (parsed.dryRun && ctx.globals.output === 'conn') {
     throw new UsageError('--dry-run prints a quote, not units: -o conn is not available with it (use table, json or csv)');
   }
   if (isComplete(parsed)) {
-    await run(parsed, ctx, undefined, conn);
+    await run(parsed, ctx, views);
     return finished(ctx);
   }
   if (!ctx.canPrompt) {
@@ -100,6 +105,6 @@ export default async function handler({ flags, ctx }: Input): Promise<number> {
   // The guided flow answers with the same (validated) input and the same quote, confirmed.
   const { guidedCreate } = await import('./create-guided.js');
   const chosen = await guidedCreate(ctx, flags, parsed);
-  await run(chosen.input, ctx, chosen.plan, conn);
+  await run(chosen.input, ctx, views, chosen.plan);
   return finished(ctx);
 }
