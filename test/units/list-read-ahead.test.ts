@@ -4,7 +4,7 @@
 // wanted changes nothing, and `--limit` asks for no page before it is wanted. A scripted server.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { json, proxyctl, startScriptedServer, tempHome, type ScriptedServer, type TempHome } from '../helpers/index.js';
+import { json, outputUntil, proxyctl, startScriptedServer, tempHome, type ScriptedServer, type TempHome } from '../helpers/index.js';
 
 const PAGE_SIZE = 3;
 
@@ -106,5 +106,25 @@ describe('units list reads ahead', () => {
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout).trim().split('\n')).toEqual([1, 2, 3, 4].map(conn));
     expect(server.requests.map((q) => pageOf(q.url))).toEqual([1, 2]);
+  });
+
+  it('Ctrl-C while pages read ahead are on their way: the pages printed are whole, exit 130', async () => {
+    // Pages 3 and on never come: proxyctl has printed pages 1 and 2 and waits with 3 (and 4) asked for.
+    server = await startScriptedServer((req, res) => {
+      const n = pageOf(req.url);
+      if (n <= 2) page(res, n, 5);
+    });
+    const child = list(['-o', 'conn']);
+    await outputUntil(child, 'stdout', (t) => t.includes(`${conn(6)}\n`));
+    await new Promise<void>((resolve) => {
+      const wait = () => (server!.requests.length >= 4 ? resolve() : setTimeout(wait, 20));
+      wait();
+    });
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stdout).split('\n')).toEqual(Array.from({ length: 6 }, (_, i) => conn(i + 1)));
+    expect(server.requests.map((q) => pageOf(q.url))).toEqual([1, 2, 3, 4]);
+    expect(String(r.stderr)).not.toMatch(/at .*\.js:\d+/);
   });
 });
