@@ -41,6 +41,8 @@ export interface ApiErrorFields {
   retryAfter?: number | undefined;
   /** The raw `error` object of the envelope, passed through verbatim in JSON mode. */
   raw?: Record<string, unknown> | undefined;
+  /** The server said (`Idempotent-Replayed: true`) this answer is a replay of an earlier request's. */
+  replayed?: boolean | undefined;
 }
 
 /** An error response from the API. Branch on `status` and `code`, never on `type`. */
@@ -51,6 +53,7 @@ export class ApiError extends CliError {
   readonly required: number | undefined;
   readonly retryAfter: number | undefined;
   readonly raw: Record<string, unknown> | undefined;
+  readonly replayed: boolean;
 
   constructor(f: ApiErrorFields, hint?: string) {
     super(f.message, { code: f.code, ...(hint ? { hint } : {}) });
@@ -60,6 +63,7 @@ export class ApiError extends CliError {
     this.required = f.required;
     this.retryAfter = f.retryAfter;
     this.raw = f.raw;
+    this.replayed = f.replayed === true;
   }
 }
 
@@ -144,6 +148,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof SignatureError) return ExitCode.signatureInvalid;
   if (err instanceof NotAppliedError) return ExitCode.unavailable;
   if (err instanceof NotFoundError) return ExitCode.notFound;
+  if (err instanceof ConflictError) return ExitCode.conflict;
   return ExitCode.unexpected;
 }
 
@@ -249,3 +254,6 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
 
 /** Something the command needs does not exist on the server, found out client-side (not a 404). Exit 5. */
 export class NotFoundError extends CliError {}
+
+/** A request that contradicts what proxyctl already knows, found out client-side before any request (e.g. an idempotency key reused for another purchase). Exit 8. */
+export class ConflictError extends CliError {}

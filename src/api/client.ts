@@ -101,6 +101,11 @@ const MAX_ATTEMPTS = 3;
 const MAX_TIMEOUT_ATTEMPTS = 2;
 const MAX_429_RETRIES = 5;
 
+/** `Idempotent-Replayed: true` (the sandbox, Stripe and others): the answer is an earlier request's, replayed by key. */
+export function isReplay(headers: Record<string, string>): boolean {
+  return headers['idempotent-replayed']?.trim().toLowerCase() === 'true';
+}
+
 export const abortableSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new InterruptedError());
@@ -303,7 +308,7 @@ export class ApiClient {
       // Retry-After is the server's word on when to try again; it applies to the budget that refused.
       if (raw.status === 429) budgets[budgets.length - 1]!.exhaust(this.now() + (retryAfter ?? 1) * 1000);
       if (!meaningfulWithoutEnvelope(raw.status) && !(ok && hasErrorEnvelope(parsed))) throw notTheApiError(answer);
-      throw apiErrorFrom(raw.status, parsed, requestId, retryAfter);
+      throw apiErrorFrom(raw.status, parsed, requestId, retryAfter, isReplay(raw.headers));
     }
     if (!ok) throw notTheApiError(answer);
     return {

@@ -14,11 +14,24 @@ export function parseBody(status: number, body: string, apiKey: string): { parse
   }
 }
 
-export function apiErrorFrom(status: number, parsed: unknown, requestId: string | undefined, retryAfter: number | undefined): ApiError {
+export function apiErrorFrom(
+  status: number,
+  parsed: unknown,
+  requestId: string | undefined,
+  retryAfter: number | undefined,
+  replayed = false,
+): ApiError {
   const env = (parsed as { error?: Record<string, unknown> } | undefined)?.error;
   if (!env || typeof env !== 'object') {
     return new ApiError(
-      { status, code: `http_${status}`, message: `the server answered HTTP ${status} without an error body`, requestId, retryAfter },
+      {
+        status,
+        code: `http_${status}`,
+        message: `the server answered HTTP ${status} without an error body`,
+        requestId,
+        retryAfter,
+        replayed,
+      },
       hintFor(status, '', undefined, retryAfter),
     );
   }
@@ -35,6 +48,7 @@ export function apiErrorFrom(status: number, parsed: unknown, requestId: string 
       required,
       retryAfter,
       raw: env,
+      replayed,
     },
     hintFor(status, code, required, retryAfter),
   );

@@ -182,7 +182,8 @@ export class UpstreamBreaker {
 
   /** Called with each item's outcome, in the order they complete. */
   record(ok: boolean, error?: unknown): void {
-    const upstream = !ok && error instanceof ApiError && error.status === 503;
+    // Only the spec's refunded failure: another 503 (a gateway's) proves nothing was charged.
+    const upstream = !ok && error instanceof ApiError && error.status === 503 && error.code === 'upstream_unreachable';
     if (upstream) this.refunded += 1;
     this.consecutive = upstream ? this.consecutive + 1 : 0;
     if (this.consecutive >= this.limit) this.controller.abort();

@@ -2,8 +2,9 @@
 // the retry decisions for POST /units; the API client makes exactly one attempt per call here
 // (plus its own waits on 429 and on requests that provably never left).
 import type { ApiClient } from '../api/client.js';
-import { abortableSleep } from '../api/client.js';
-import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../errors.js';
+import { createHash } from 'node:crypto';
+import { abortableSleep, isReplay } from '../api/client.js';
+import { ApiError, BadResponseError, ConflictError, InterruptedError, NetworkError } from '../errors.js';
 import { deriveIdempotencyKey } from './idempotency.js';
 import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
@@ -20,29 +21,39 @@ export interface CreateOptions {
   delayMs?: number;
 }
 
-export type CreateOutcome = { ok: true; unit: Unit; idempotencyKey: string } | { ok: false; error: unknown; idempotencyKey: string };
+/** `replayed`: the answer was an earlier request's, replayed by the server for this key (nothing charged now). */
+export type CreateOutcome =
+  | { ok: true; unit: Unit; idempotencyKey: string; replayed: boolean }
+  | { ok: false; error: unknown; idempotencyKey: string; replayed: boolean };
 
-/** Fresh (not replayed) refunded failures we sit through per item before giving up. */
+/** Fresh refunded failures an item sits through in one run (each under a new key) before giving up. */
 const MAX_REFUNDED = 3;
 /** Ambiguous failures (reset, timeout, 5xx other than a refund) retried with the same key. */
 const MAX_AMBIGUOUS = 4;
 /** A 2xx (or redirect) we cannot read: asked once more with the same key, which replays it. */
 const MAX_UNREADABLE = 1;
 const MAX_IN_FLIGHT_WAITS = 10;
-/** A chain longer than this means the server replays failures we cannot get past. */
-const MAX_GENERATIONS = 20;
+/**
+ * Replayed failures stepped over in one run: only a run that lost the record of how far the chain
+ * went (another machine, a wiped cache) walks it again, one replay a key.
+ */
+const MAX_REPLAYED_STEPS = 100;
 
+/**
+ * Provisioning failed upstream and the debit was refunded (spec §7): nothing was bought under this
+ * key, so a new key cannot buy twice. Any other 503 (a gateway's, say) proves nothing.
+ */
 function isRefund(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.status === 503;
+  return err instanceof ApiError && err.status === 503 && err.code === 'upstream_unreachable';
 }
 
 function isAmbiguous(err: unknown): boolean {
   if (err instanceof NetworkError) return !err.notSent;
-  return err instanceof ApiError && err.status >= 500 && err.status !== 503;
+  return err instanceof ApiError && err.status >= 500;
 }
 
-/** Keys are honoured for 24 hours; a generation remembered for longer than that says nothing. */
-const GENERATION_MEMORY_MS = 24 * 3600 * 1000;
+/** Keys are honoured for 24 hours; a record older than that says nothing about the server. */
+const KEY_WINDOW_MS = 24 * 3600 * 1000;
 
 interface SavedGeneration {
   generation: number;
@@ -50,17 +61,15 @@ interface SavedGeneration {
 }
 
 /**
- * The generation a previous run of the same base key reached for this item. Without it a re-run
- * could not get past the failures a replaying server stored in the first run: from the outside a
- * replayed chain looks exactly like the first run's fresh failures, so it would count them again
- * against MAX_REFUNDED and give up before ever trying a new key. Every generation below the saved
- * one was seen replaying a failure, so skipping it cannot skip a purchase.
+ * The generation item `index` of this base key is on: every key before it got a refunded failure,
+ * which the server replays for the key's window, so a re-run starts on the first key not yet
+ * refused instead of walking (and counting) the failures again.
  */
 async function savedGeneration(api: ApiClient, cacheKey: string): Promise<number> {
   try {
     const saved = await api.cache?.get<SavedGeneration>(cacheKey);
-    if (!saved || !Number.isInteger(saved.generation) || saved.generation <= 0 || saved.generation >= MAX_GENERATIONS) return 0;
-    return Date.now() - saved.at < GENERATION_MEMORY_MS ? saved.generation : 0;
+    if (!saved || !Number.isInteger(saved.generation) || saved.generation <= 0) return 0;
+    return Date.now() - saved.at < KEY_WINDOW_MS ? saved.generation : 0;
   } catch {
     return 0;
   }
@@ -83,16 +92,92 @@ export async function rememberPurchase(api: ApiClient, baseKey: string, index: n
  * window (a re-run replays them free).
  */
 export async function itemsBoughtEarlier(api: ApiClient, baseKey: string, count: number): Promise<Set<number>> {
-  const bought = new Set<number>();
+  return new Set((await purchasesEarlier(api, baseKey, count)).keys());
+}
+
+/** The units earlier runs with this base key bought, by item (see rememberPurchase). */
+async function purchasesEarlier(api: ApiClient, baseKey: string, count: number): Promise<Map<number, string>> {
+  const refs = new Map<number, string>();
   for (let i = 0; i < count; i++) {
     try {
       const saved = await api.cache?.get<SavedPurchase>(purchaseKey(api, baseKey, i));
-      if (saved && typeof saved.proxyRef === 'string' && Date.now() - saved.at < GENERATION_MEMORY_MS) bought.add(i);
+      if (saved && typeof saved.proxyRef === 'string' && Date.now() - saved.at < KEY_WINDOW_MS) refs.set(i, saved.proxyRef);
     } catch {
       // an unreadable cache entry says nothing
     }
   }
-  return bought;
+  return refs;
+}
+
+/**
+ * What a base key was first used for. The API replays by key alone: the same key with another
+ * pool would print the first purchase's units as if bought now, so a key is bound to its request.
+ */
+interface KeyUse {
+  poolId: string;
+  period: string;
+  protocol: string;
+  count: number;
+  /** A hash of the whole request, credentials and allowed IPs included (no password is stored). */
+  request: string;
+  at: number;
+}
+
+const keyUseKey = (api: ApiClient, baseKey: string) => `idempotency-request:${api.baseUrl}:${baseKey}`;
+
+function keyUseOf(body: CreateBody, count: number): KeyUse {
+  const protocol = body.protocol ?? 'socks5';
+  const request = createHash('sha256')
+    .update(JSON.stringify([body.poolId, body.period, protocol, count, body.credentials ?? null, body.allowedIps ?? null]))
+    .digest('hex');
+  return { poolId: body.poolId, period: body.period, protocol, count, request, at: Date.now() };
+}
+
+const describeUse = (u: Pick<KeyUse, 'poolId' | 'period' | 'protocol' | 'count'>) =>
+  `${u.count} × ${u.period} ${u.protocol} unit${u.count === 1 ? '' : 's'} in ${u.poolId}`;
+
+/**
+ * Refuses (exit 8, before any request) a base key this client already used, within the key window,
+ * for a different purchase: pool, period, protocol, count, credentials or allowed IPs.
+ */
+export async function assertKeyFits(api: ApiClient, baseKey: string, body: CreateBody, count: number): Promise<void> {
+  let used: KeyUse | undefined;
+  try {
+    used = await api.cache?.get<KeyUse>(keyUseKey(api, baseKey));
+  } catch {
+    return;
+  }
+  if (!used || typeof used.request !== 'string' || !(Date.now() - used.at < KEY_WINDOW_MS)) return;
+  const now = keyUseOf(body, count);
+  if (used.request === now.request) return;
+  const same = describeUse(used) === describeUse(now);
+  throw new ConflictError(
+    `idempotency key ${baseKey} was used for ${describeUse(used)} (${new Date(used.at).toISOString()}); ` +
+      (same ? 'this command gives other credentials or allowed IPs' : `this command asks for ${describeUse(now)}`) +
+      '; nothing was sent',
+    {
+      code: 'idempotency_key_reused',
+      hint: 'use a new key for a new purchase (leave --idempotency-key out and proxyctl picks one), or repeat the first command exactly to finish it',
+    },
+  );
+}
+
+/** Binds a base key to its request before the first purchase under it is sent (see assertKeyFits). */
+async function bindKey(api: ApiClient, baseKey: string, body: CreateBody, count: number): Promise<void> {
+  await assertKeyFits(api, baseKey, body, count);
+  await api.cache?.set(keyUseKey(api, baseKey), keyUseOf(body, count)).catch(() => undefined);
+}
+
+/** A replayed unit that is not what was asked for: the key was used for another purchase elsewhere. */
+function replayedOther(body: CreateBody, unit: Unit, key: string): ConflictError | undefined {
+  const protocol = body.protocol ?? 'socks5';
+  const wrongPool = unit.poolId !== undefined && unit.poolId !== body.poolId;
+  const wrongProtocol = unit.protocol !== undefined && unit.protocol !== protocol;
+  if (!wrongPool && !wrongProtocol) return undefined;
+  return new ConflictError(
+    `the server replayed ${unit.proxyRef} (${unit.protocol ?? '?'} in ${unit.poolId ?? '?'}) for idempotency key ${key}, bought earlier by another request; this asks for ${protocol} in ${body.poolId}; nothing was bought`,
+    { code: 'idempotency_key_reused', hint: 'use a new key for a new purchase (leave --idempotency-key out and proxyctl picks one)' },
+  );
 }
 
 export async function createSafely(api: ApiClient, body: CreateBody, opts: CreateOptions): Promise<CreateOutcome> {
@@ -101,8 +186,8 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
   const cacheKey = `idempotency-generation:${api.baseUrl}:${opts.baseKey}:${opts.index}`;
   let generation = await savedGeneration(api, cacheKey);
   let key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
-  let seenRefunds = new Set<string>();
   let refunded = 0;
+  let replayedSteps = 0;
   let ambiguous = 0;
   let unreadable = 0;
   let inFlight = 0;
@@ -117,49 +202,59 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
 
   for (;;) {
     if (opts.signal.aborted)
-      return { ok: false, error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(), idempotencyKey: key };
+      return {
+        ok: false,
+        error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(),
+        idempotencyKey: key,
+        replayed: false,
+      };
     try {
       // Registered while on the wire: a second Ctrl-C exits without waiting and names this key.
       const res = await purchasesInFlight.during(
         { what: `purchase #${opts.index + 1}`, idempotencyKey: key, resumeKey: opts.baseKey },
         () => api.request<Unit>('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' }),
       );
-      return { ok: true, unit: res.data, idempotencyKey: key };
+      const replayed = isReplay(res.headers);
+      const other = replayed ? replayedOther(body, res.data, key) : undefined;
+      if (other) return { ok: false, error: other, idempotencyKey: key, replayed: false };
+      return { ok: true, unit: res.data, idempotencyKey: key, replayed };
     } catch (err) {
       if (err instanceof InterruptedError) {
         // Raised only while waiting for the rate budget, i.e. before this attempt was sent.
-        return { ok: false, error: unsettled ? unknown(err) : err, idempotencyKey: key };
+        return { ok: false, error: unsettled ? unknown(err) : err, idempotencyKey: key, replayed: false };
       }
       let waitMs: number;
       if (isRefund(err)) {
+        // Nothing was bought under this key, and a server that stores failures replays this one
+        // for the key's window: the next attempt takes the next key, remembered first so that a
+        // re-run starts there too. A replayed failure is one an earlier run already paid its wait for.
         unsettled = false;
-        if (err.requestId !== undefined && seenRefunds.has(err.requestId)) {
-          // A stored failure replayed: this key will never buy. Step to the next generation.
-          generation += 1;
-          if (generation >= MAX_GENERATIONS) return { ok: false, error: err, idempotencyKey: key };
-          key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
-          seenRefunds = new Set();
-          await api.cache?.set(cacheKey, { generation, at: Date.now() } satisfies SavedGeneration).catch(() => undefined);
+        generation += 1;
+        key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
+        await api.cache?.set(cacheKey, { generation, at: Date.now() } satisfies SavedGeneration).catch(() => undefined);
+        if (err.replayed) {
+          replayedSteps += 1;
+          if (replayedSteps > MAX_REPLAYED_STEPS) return { ok: false, error: err, idempotencyKey: key, replayed: true };
           continue;
         }
         refunded += 1;
-        if (refunded > MAX_REFUNDED) return { ok: false, error: err, idempotencyKey: key };
-        if (err.requestId !== undefined) seenRefunds.add(err.requestId);
+        if (refunded > MAX_REFUNDED) return { ok: false, error: err, idempotencyKey: key, replayed: false };
         waitMs = delay * 2 ** (refunded - 1);
       } else if (err instanceof ApiError && err.status === 409 && err.code !== 'protocol_unchanged') {
         // The same key is still being processed (e.g. our own earlier attempt whose answer was lost).
         inFlight += 1;
-        if (inFlight > MAX_IN_FLIGHT_WAITS) return { ok: false, error: unsettled ? unknown(err) : err, idempotencyKey: key };
+        if (inFlight > MAX_IN_FLIGHT_WAITS)
+          return { ok: false, error: unsettled ? unknown(err) : err, idempotencyKey: key, replayed: false };
         waitMs = Math.max(delay, 1000);
       } else if (err instanceof BadResponseError) {
         unsettled = true;
         unreadable += 1;
-        if (unreadable > MAX_UNREADABLE) return { ok: false, error: unknown(err), idempotencyKey: key };
+        if (unreadable > MAX_UNREADABLE) return { ok: false, error: unknown(err), idempotencyKey: key, replayed: false };
         waitMs = delay;
       } else if (isAmbiguous(err)) {
         unsettled = true;
         ambiguous += 1;
-        if (ambiguous > MAX_AMBIGUOUS) return { ok: false, error: unknown(err), idempotencyKey: key };
+        if (ambiguous > MAX_AMBIGUOUS) return { ok: false, error: unknown(err), idempotencyKey: key, replayed: false };
         waitMs = delay * 2 ** (ambiguous - 1);
       } else {
         // Definitive for this attempt. After a lost answer, only a reply that went through the
@@ -167,12 +262,17 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
         // proves the earlier attempt bought nothing; 401, 403 and 429 are refused before that
         // check, and a refused connection proves nothing either.
         const settles = err instanceof ApiError && ![401, 403, 429].includes(err.status);
-        return { ok: false, error: unsettled && !settles ? unknown(err) : err, idempotencyKey: key };
+        return { ok: false, error: unsettled && !settles ? unknown(err) : err, idempotencyKey: key, replayed: false };
       }
       try {
         await sleep(waitMs, opts.signal);
       } catch {
-        return { ok: false, error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(), idempotencyKey: key };
+        return {
+          ok: false,
+          error: unsettled ? unknown(new InterruptedError()) : new InterruptedError(),
+          idempotencyKey: key,
+          replayed: false,
+        };
       }
     }
   }
@@ -191,25 +291,38 @@ export interface BatchOptions {
 }
 
 export interface Batch {
+  /** Outcomes in batch order; `index` is the item's place in the batch. */
   report: BulkReport<Unit>;
   /** Each started item's own idempotency key, by index. */
   keys: string[];
+  /** Items whose unit an earlier run bought: replayed now, not charged by this run. */
+  replayed: Set<number>;
   breaker: UpstreamBreaker;
 }
 
 /**
  * `count` purchases of `body`, each through createSafely with its own key derived from `baseKey`,
  * stopped when the pool fails upstream (UpstreamBreaker), each bought unit recorded for resuming.
- * `units create` and the SDK's createUnitsSafely both buy through this one loop.
+ * `units create` and the SDK's createUnitsSafely both buy through this one loop. A re-run with the
+ * same key (bound to the same request, see assertKeyFits) replays what earlier runs bought first,
+ * so a pool failing now cannot stop it before it has shown every unit the key owns, then buys the
+ * rest under fresh keys.
  */
 export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOptions): Promise<Batch> {
+  await bindKey(api, o.baseKey, body, o.count);
+  const earlier = await purchasesEarlier(api, o.baseKey, o.count);
+  const order = [
+    ...Array.from({ length: o.count }, (_, i) => i).filter((i) => earlier.has(i)),
+    ...Array.from({ length: o.count }, (_, i) => i).filter((i) => !earlier.has(i)),
+  ];
   const keys: string[] = [];
+  const replayed = new Set<number>();
   const breaker = new UpstreamBreaker();
   // Items still retrying when the breaker trips stop at their next attempt, as on Ctrl-C.
   const signal = AbortSignal.any([o.signal, breaker.signal]);
   const report = await runBulk(
     { signal: o.signal },
-    Array.from({ length: o.count }, (_, i) => i),
+    order,
     {
       verb: 'created',
       label: (i) => `#${i + 1}`,
@@ -223,10 +336,14 @@ export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOpti
       keys[i] = out.idempotencyKey;
       breaker.record(out.ok, out.ok ? undefined : out.error);
       if (!out.ok) throw out.error;
+      // The server's word where it gives one; else the unit this item bought before, by ref.
+      if (out.replayed || earlier.get(i) === out.unit.proxyRef) replayed.add(i);
       o.onBought?.(out.unit.proxyRef);
       await rememberPurchase(api, o.baseKey, i, out.unit.proxyRef);
       return out.unit;
     },
   );
-  return { report, keys, breaker };
+  // Back in batch order, each outcome indexed by its item.
+  report.outcomes = report.outcomes.map((x) => ({ ...x, index: order[x.index]! })).sort((a, b) => a.index - b.index);
+  return { report, keys, replayed, breaker };
 }

@@ -10,15 +10,13 @@
 //
 // Every retry of item i (connection reset, timeout, 409 in flight, 429, other 5xx) reuses the
 // same key, so the server either replays the purchase it already made or makes it once.
-// The generation only moves on when the server *replays a failure* under the current key: a
-// 503 upstream_unreachable (refunded, nothing bought) that comes back with the same request id
-// as one we already saw for that key. A server that remembers failures would replay it forever,
-// so the next attempt needs a fresh key; a server that forgets failures answers a fresh attempt
-// to the same key instead, and we stay on it. Because the walk is deterministic, re-running the
-// command with the same K walks the same chain: every replayed failure steps forward, the first
-// replayed success is returned as it is, and nothing is bought twice. The generation reached is
-// kept in the config-dir cache (create-safely.ts), so a re-run starts where the last run stopped
-// rather than spending its retry allowance on the failures that run already saw replayed.
+// The generation moves on when an attempt ends in a refunded failure (503 upstream_unreachable):
+// nothing was bought under that key, and a server that stores failures would replay it for the
+// key's window, so the next attempt takes the next key. The generation reached is kept in the
+// config-dir cache (create-safely.ts) before that attempt is sent, so a re-run starts on the first
+// key not yet refused; a run without that record (another machine) walks the chain again, each
+// replayed failure (`Idempotent-Replayed: true`) stepping forward at no cost, each replayed
+// success returned as it is. Because the walk is deterministic, nothing is bought twice.
 import { createHash, randomUUID } from 'node:crypto';
 
 export function newBaseKey(): string {

@@ -4,9 +4,9 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, UsageError } from '../errors.js';
 import { money } from '../output/index.js';
 import * as shapes from '../api/shapes.js';
-import { itemsBoughtEarlier } from './create-safely.js';
+import { assertKeyFits, itemsBoughtEarlier } from './create-safely.js';
 import type { CreateInput } from './create-input.js';
-import type { Pool } from './types.js';
+import type { CreateBody, Pool } from './types.js';
 import { explainingMiss, poolMiss } from './catalogue-ids.js';
 
 export interface Quote {
@@ -85,6 +85,8 @@ export interface PurchasePlan {
  * available, at its price for the period, against the balance.
  */
 export async function planPurchase(api: ApiClient, input: CreateInput): Promise<PurchasePlan> {
+  // A key reused for another purchase is refused before anything is sent (exit 8).
+  if (input.baseKey) await assertKeyFits(api, input.baseKey, input.body as CreateBody, input.count);
   const replayed = input.baseKey ? await itemsBoughtEarlier(api, input.baseKey, input.count) : new Set<number>();
   const earlier = replayed.size;
   const toBuy = input.count - earlier;

@@ -84,8 +84,8 @@ describe('createSafely', () => {
     expect(keysOf(server)).toHaveLength(3);
   });
 
-  it('steps to the next generation only when a refunded 503 is replayed', async () => {
-    // A server that remembers failures: key g0 failed once (r-a) and replays it; g1 succeeds.
+  it('takes the next key at once after a refunded 503: that key bought nothing and a replaying server would repeat its failure', async () => {
+    // A server that remembers failures: key g0 failed (r1) and would replay it; g1 succeeds.
     const stored = new Map<string, string>();
     let fresh = 0;
     server = await startScriptedServer((req, res) => {
@@ -99,8 +99,17 @@ describe('createSafely', () => {
     });
     const out = await createSafely(client(server.url), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
     expect(out).toMatchObject({ ok: true, idempotencyKey: deriveIdempotencyKey(BASE, 0, 1) });
-    const g0 = deriveIdempotencyKey(BASE, 0, 0);
-    expect(keysOf(server)).toEqual([g0, g0, deriveIdempotencyKey(BASE, 0, 1)]);
+    expect(keysOf(server)).toEqual([deriveIdempotencyKey(BASE, 0, 0), deriveIdempotencyKey(BASE, 0, 1)]);
+  });
+
+  it('a 503 that is not the refunded upstream failure is retried with the same key: it may have bought', async () => {
+    let n = 0;
+    server = await startScriptedServer((_req, res) =>
+      ++n < 3 ? json(res, 503, fail(503, 'service_unavailable', `g${n}`)) : json(res, 201, UNIT),
+    );
+    const out = await createSafely(client(server.url), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
+    expect(out).toMatchObject({ ok: true, replayed: false });
+    expect(keysOf(server)).toEqual(Array(3).fill(deriveIdempotencyKey(BASE, 0, 0)));
   });
 
   it('a re-run with the same base key gets past the failures a replaying server stored in the first run', async () => {
@@ -144,13 +153,13 @@ describe('createSafely', () => {
     expect(server.requests.length - boughtBefore).toBeLessThanOrEqual(3);
   });
 
-  it('keeps the key when the server forgets failures (fresh 503s), and gives up after a few', async () => {
+  it('a fresh key for each refunded failure, and gives up after a few', async () => {
     let n = 0;
     server = await startScriptedServer((_req, res) => json(res, 503, fail(503, 'upstream_unreachable', `fresh-${++n}`)));
     const out = await createSafely(client(server.url), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
     expect(out.ok).toBe(false);
     expect((out as { error: ApiError }).error.status).toBe(503);
-    expect(keysOf(server)).toEqual(Array(4).fill(deriveIdempotencyKey(BASE, 0, 0)));
+    expect(keysOf(server)).toEqual([0, 1, 2, 3].map((g) => deriveIdempotencyKey(BASE, 0, g)));
   });
 
   it('does not retry a 402', async () => {

@@ -52,30 +52,24 @@ describe('purchases never double-charge', () => {
   });
 
   it('resuming a batch with its key only needs the balance for the items not yet bought', async () => {
-    const { kit, pool, price } = await setup({ balance: 10 });
-    const args = (n: number) => [
-      'units',
-      'create',
-      '--pool',
-      pool,
-      '--period',
-      '24h',
-      '--count',
-      String(n),
-      '--idempotency-key',
-      KEY,
-      '--json',
-    ];
-    const first = await kit.run(args(2));
-    expect(first.exitCode).toBe(0);
-    const bought = JSON.parse(String(first.stdout)).map((u: { proxyRef: string }) => u.proxyRef);
-    // 10 - 2 × 4.25 leaves 1.50; a top-up to 5 pays for one more unit, not for three.
+    const { kit, pool, price } = await setup({ balance: 20 });
+    const args = ['units', 'create', '--pool', pool, '--period', '24h', '--count', '3', '--idempotency-key', KEY, '--json'];
+    // The engine provisions two units, then fails upstream (refunded) for the rest of the run.
+    let calls = 0;
+    kit.sb.world.engineFails = () => ++calls > 2;
+    const first = await kit.run(args);
+    expect(first.exitCode).toBe(10);
+    const bought = JSON.parse(String(first.stdout)).flatMap((u: { proxyRef?: string }) => (u.proxyRef ? [u.proxyRef] : []));
+    expect(bought).toHaveLength(2);
+    // 20 - 2 × 4.25 leaves 11.50; down to 5, the balance pays for the one unit left, not for three.
+    kit.sb.world.engineFails = () => false;
     await kit.control('/balance', { balanceUsd: 5 });
-    const again = await kit.run(args(3));
+    const again = await kit.run(args);
     expect(again.stderr).toContain('2 of 3 were bought earlier with this idempotency key');
     expect(again.exitCode).toBe(0);
     const refs = JSON.parse(String(again.stdout)).map((u: { proxyRef: string }) => u.proxyRef);
-    expect(refs.slice(0, 2)).toEqual(bought);
+    expect(refs).toHaveLength(3);
+    expect(refs).toEqual(expect.arrayContaining(bought));
     const s = await kit.state();
     expect(s.units.map((u) => u.proxyRef).sort()).toEqual([...refs].sort());
     expect(cents(s.balanceUsd)).toBe(cents(5 - price('24h')));

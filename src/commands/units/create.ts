@@ -30,7 +30,7 @@ export async function run(opts: CreateInput, ctx: Context, views: Views, plan?: 
   // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
   // rest has to be affordable.
   plan ??= await planPurchase(api, opts);
-  const { earlier, replayed, toBuy, quote: q } = plan;
+  const { earlier, toBuy, quote: q } = plan;
   if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
   const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
   if (opts.dryRun) {
@@ -56,7 +56,7 @@ export async function run(opts: CreateInput, ctx: Context, views: Views, plan?: 
       `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
     );
 
-  const { report, keys, breaker } = await createBatch(api, opts.body as CreateBody, {
+  const { report, keys, replayed, breaker } = await createBatch(api, opts.body as CreateBody, {
     count: opts.count,
     baseKey,
     signal: ctx.signal,
@@ -69,6 +69,8 @@ export async function run(opts: CreateInput, ctx: Context, views: Views, plan?: 
   await remember(ctx, { add: { units: report.outcomes.flatMap((o) => (o.ok ? [o.value.proxyRef] : [])) } });
 
   await printOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
+  if (replayed.size !== earlier)
+    ctx.notice(`${replayed.size} of the ${opts.count} were bought earlier with this idempotency key: replayed, not charged again`);
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));
   const failed = report.outcomes.some((o) => !o.ok);
   if ((failed || report.interrupted || report.stopped) && opts.count > 1)
