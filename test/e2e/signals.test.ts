@@ -165,7 +165,8 @@ describe('signals during a bulk create', () => {
     const key = baseKeyOf(stderr)!;
     expect(stderr).toContain(`re-run the same command with --idempotency-key ${key}`);
 
-    // The held purchases complete after proxyctl is gone; the re-run replays all 7 and pays nothing.
+    // The held purchases complete after proxyctl is gone; the re-run (the same command: a key is
+    // bound to its request) replays those 7, charging nothing for them, and buys the 23 not started.
     gate.release();
     await kit.sb.deliveriesIdle();
     await new Promise<void>((resolve) => {
@@ -174,25 +175,14 @@ describe('signals during a bulk create', () => {
     });
     const settled = await kit.state();
     expect(settled.units).toHaveLength(PASS_FIRST + LANES);
-    const again = await kit.run([
-      'units',
-      'create',
-      '--pool',
-      pool,
-      '--period',
-      '3h',
-      '--count',
-      String(PASS_FIRST + LANES),
-      '--idempotency-key',
-      key,
-      '--json',
-    ]);
+    const again = await kit.run(['units', 'create', '--pool', pool, '--period', '3h', '--count', '30', '--idempotency-key', key, '--json']);
     expect(again.exitCode).toBe(0);
-    expect((JSON.parse(String(again.stdout)) as { proxyRef: string }[]).map((u) => u.proxyRef).sort()).toEqual(
-      settled.units.map((u) => u.proxyRef).sort(),
-    );
+    const refs = (JSON.parse(String(again.stdout)) as { proxyRef: string }[]).map((u) => u.proxyRef);
+    expect(refs).toHaveLength(30);
+    expect(refs).toEqual(expect.arrayContaining(settled.units.map((u) => u.proxyRef)));
+    expect(String(again.stderr)).toContain(`charged ${(23 * price).toFixed(2)} USD`);
     const after = await kit.state();
-    expect(after.balanceUsd).toBe(settled.balanceUsd);
-    expect(cents(1000 - after.balanceUsd)).toBe((PASS_FIRST + LANES) * cents(price));
+    expect(after.units.map((u) => u.proxyRef).sort()).toEqual([...refs].sort());
+    expect(cents(1000 - after.balanceUsd)).toBe(30 * cents(price));
   }, 90_000);
 });
