@@ -186,7 +186,7 @@ if (!values['only-create']) {
     ]);
     if (!values['only-list'])
       // For information: every run compiling the bundle, as the first run of a build on a Node does
-      // (src/boot.ts; the rows above run with the code cache that first run leaves).
+      // (the rows above run with Node's compile cache, where the Node has one, as the bin turns it on).
       rows.push([
         '`units list --json` (20 units), no code cache',
         'node:http GET + print',

@@ -32,6 +32,14 @@ function printBuiltHelp() {
 }
 
 function start() {
-  // dist/boot.cjs (src/boot.ts) compiles the CLI's bundle with a V8 code cache.
-  require('../dist/boot.cjs').start(`${__dirname}/../dist`);
+  // Node's own compile cache (Node 22.1+; NODE_COMPILE_CACHE / NODE_DISABLE_COMPILE_CACHE as Node
+  // reads them): from the second run of a build on, the bundle's code comes compiled. Node 20 has
+  // none and compiles the bundle as it loads.
+  require('node:module').enableCompileCache?.();
+  // llhttp is WebAssembly: V8 compiles it quickly (Liftoff) and then again optimised (TurboFan) in
+  // the background, which for a process making a few requests costs ~35 MiB of peak memory and
+  // ~100 ms of CPU and never pays back (bench/RESULTS.md). The CLI's choice, made here for this
+  // process only: the SDK changes no flag of the process that imports it.
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  require('../dist/cli.cjs').run();
 }

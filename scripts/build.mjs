@@ -1,8 +1,7 @@
 // Bundles src/ into dist/:
 // - dist/cli.cjs: the whole CLI in one CommonJS file, with undici and commander inside it, started by
-//   bin/proxyctl.js through dist/boot.cjs (src/boot.ts), which compiles it with a V8 code cache. One
-//   file to read and, from the second run on, almost nothing to compile: a one-request command spent
-//   ~45 ms resolving, reading and compiling ~75 files (bench/RESULTS.md). Commands stay lazy: each
+//   bin/proxyctl.js with Node's own compile cache turned on where Node has one (22.1+). One file to
+//   read instead of ~75 to resolve, read and compile (bench/RESULTS.md). Commands stay lazy: each
 //   command group is an import() in the source, which esbuild wraps so its code runs only when
 //   called. Packages only some commands use (prompts, tables, spinners, colours, locks, socks) stay
 //   outside, loaded from node_modules on demand.
@@ -10,7 +9,6 @@
 // tsc writes the SDK's type declarations to dist/types.
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
@@ -69,7 +67,7 @@ const common = {
   logLevel: 'warning',
 };
 
-const [cli] = await Promise.all([
+await Promise.all([
   // Whitespace only (names stay, for stack traces): less to read, and ~3 MiB less held (bench/RESULTS.md).
   build({
     ...common,
@@ -77,9 +75,6 @@ const [cli] = await Promise.all([
     outfile: 'dist/cli.cjs',
     format: 'cjs',
     minifyWhitespace: true,
-    // `__dyni` (below) when the file is require()d as it is rather than started by src/boot.ts.
-    banner: { js: `"use strict";if(typeof __dyni!=="function")var __dyni=(s)=>${'import'}(s);` },
-    write: false,
   }),
   build({
     ...common,
@@ -90,29 +85,6 @@ const [cli] = await Promise.all([
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   }),
 ]);
-
-// The bundle's import() of on-demand packages, as `__dyni(`: same length, so the source map still
-// holds. src/boot.ts runs the bundle as a function of BUNDLE_PARAMS and passes its own import() as
-// `__dyni` (code compiled from a V8 cache cannot import() on Node 20); every import( must be one.
-const BUNDLE_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname', '__dyni'];
-const cliFile = cli.outputFiles.find((f) => f.path.endsWith('.cjs'));
-const cliMap = cli.outputFiles.find((f) => f.path.endsWith('.cjs.map'));
-const imports = [...cliFile.text.matchAll(/\bimport\((?:"([^"]*)")?/g)].slice(1); // the first is the banner's
-const strays = imports.filter((m) => !m[1] || !onDemand.some((d) => m[1] === d || m[1].startsWith(`${d}/`)));
-if (strays.length) throw new Error(`dist/cli.cjs: import( of no on-demand package: ${strays.map((m) => m[0]).join(', ')}`);
-const cliText = cliFile.text.replace(/\bimport\("/g, '__dyni("');
-writeFileSync(new URL('cli.cjs', dist), cliText);
-writeFileSync(new URL('cli.cjs.map', dist), cliMap.text);
-// Names the bundle's code caches: V8 itself checks only the source's length.
-const hash = createHash('sha256').update(JSON.stringify(BUNDLE_PARAMS)).update(cliText).digest('hex').slice(0, 16);
-
-await build({
-  ...common,
-  entryPoints: { boot: 'src/boot.ts' },
-  outfile: 'dist/boot.cjs',
-  format: 'cjs',
-  define: { CLI_BUNDLE_HASH: JSON.stringify(hash), CLI_BUNDLE_PARAMS: JSON.stringify(BUNDLE_PARAMS) },
-});
 
 // Declarations only (esbuild does not write them); tsconfig.build.json starts from src/sdk.ts.
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');

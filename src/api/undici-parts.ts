@@ -4,7 +4,6 @@
 // and the promise API. undici 7 has no "exports" map, so these paths are reachable; the build
 // bundles them (scripts/build.mjs), pinning undici's internal layout at build time, and makes its
 // HTTP/2 client load on first use (see there). src/types/undici-lib.d.ts types the paths.
-import { setFlagsFromString } from 'node:v8';
 import type * as Undici from 'undici';
 import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
 import promiseApi from 'undici/lib/api/index.js';
@@ -12,14 +11,6 @@ import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import EnvHttpProxyAgentImpl from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import ClientImpl from 'undici/lib/dispatcher/client.js';
 import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
-
-// llhttp is WebAssembly, compiled when the first connection opens. V8 compiles it twice: quickly
-// (Liftoff) and then optimised (TurboFan) in the background, which for a process making a few
-// requests costs ~35 MiB of peak memory and ~100 ms of CPU and never pays back (bench/RESULTS.md).
-// This process has no other WebAssembly. (The CLI's loader, src/boot.ts, sets it before anything
-// compiles, as the V8 code cache must be made and used under the same flags; here it is a no-op
-// then, and sets it for SDK users.)
-setFlagsFromString('--liftoff-only');
 
 // What undici's index.js does on load: request(), connect(), … on every dispatcher (ProxyAgent
 // calls connect() on its proxy pool). Skipped when the full undici was loaded first.

@@ -1,7 +1,7 @@
 // Where proxyctl keeps its files: in PROXYCTL_CONFIG_DIR when set (tests, portable setups) the config
 // file, and the caches in its cache/; else the OS dirs (~/.config/proxyctl and ~/.cache/proxyctl, and
 // the macOS/Windows equivalents, as conf placed the config before). Used by the config store, the
-// values cache and the CLI's code cache (src/boot.ts).
+// values cache.
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import type { Env } from '../io.js';
@@ -17,7 +17,7 @@ export function configDir(env: Env): string {
   return configDirFromEnv(env) ?? envPaths('proxyctl', { suffix: '' }).config;
 }
 
-/** Where the caches live (values for completion, compiled code). */
+/** Where the caches live (values for completion). */
 export function cacheDir(env: Env): string {
   const fromEnv = configDirFromEnv(env);
   return fromEnv ? join(fromEnv, 'cache') : envPaths('proxyctl', { suffix: '' }).cache;

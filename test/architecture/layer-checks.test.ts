@@ -106,7 +106,7 @@ describe('only src/cli.ts touches process', () => {
     });
     const r = await check(root);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('only src/cli.ts and src/boot.ts may use `process`');
+    expect(r.stderr).toContain('only src/cli.ts may use `process`');
     expect(r.stderr).toContain('src/commands/me/show.ts:3: export const probe = () => process.env.HOME;');
     expect(r.stderr).not.toContain('show.ts:1:');
     expect(r.stderr).not.toContain('show.ts:2:');

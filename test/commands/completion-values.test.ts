@@ -16,7 +16,7 @@ async function completeIn(kit: Kit, words: string[], env: Record<string, string>
   return { values: lines.slice(0, -1).map((l) => l.split('\t')[0]), directive: lines.at(-1), stdout: String(r.stdout) };
 }
 
-/** The values cache's dir, but for code/ (the CLI's V8 code cache, src/boot.ts), which lives beside it. */
+/** The values cache's dir, but for a code/ dir an earlier version's code cache left there. */
 function cacheFiles(kit: Kit): string[] {
   return readdirSync(join(kit.home.configDir, 'cache')).filter((f) => f !== 'code');
 }

@@ -8,7 +8,7 @@ import { cleanEnv, loadedBy, proxyctl, tempHome } from '../helpers/index.js';
 
 const DIST_CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
-/** The CLI's own answer, without bin/proxyctl.js in front: dist/cli.cjs's run(), as dist/boot.cjs calls it. */
+/** The CLI's own answer, without bin/proxyctl.js in front: dist/cli.cjs's run(), as bin/proxyctl.js calls it. */
 function fullCli(args: string[], env: Record<string, string | undefined>) {
   return execa('node', ['-e', `require(${JSON.stringify(DIST_CLI)}).run();`, '--', 'proxyctl', ...args], {
     reject: false,

@@ -1,6 +1,6 @@
 // What a run of the built binary loaded, for the tests of what a command costs to start.
 //
-// Two kinds of code run: files Node loads itself (bin/, dist/boot.cjs, the packages loaded on demand
+// Two kinds of code run: files Node loads itself (bin/, dist/cli.cjs itself, the packages loaded on demand
 // from node_modules such as chalk or cli-table3, Node's own modules), which test/fixtures/record-imports.mjs
 // records; and the modules inside dist/cli.cjs (src/…, undici, commander), one file to Node. esbuild
 // wraps each of those in a function run on first import or require, named by the module's path
@@ -72,7 +72,7 @@ export async function loadedBy(args: string[], home: TempHome, env: Record<strin
     env: { ...env, NODE_OPTIONS: `--import=${HOOK}`, RECORD_IMPORTS: record, NODE_V8_COVERAGE: coverage },
   });
   const files = [...new Set(readFileSync(record, 'utf8').split('\n').filter(Boolean))];
-  const booted = files.some((f) => f.endsWith('/dist/boot.cjs'));
+  const booted = files.some((f) => f.endsWith('/dist/cli.cjs'));
   const modules = bundleModules(coverage);
   // Booted but no coverage of the bundle: the recording failed, and an empty set would pass any test.
   if (booted && !modules) throw new Error(`loadedBy(${args.join(' ')}): no coverage of dist/cli.cjs (exit ${r.exitCode}): ${r.stderr}`);

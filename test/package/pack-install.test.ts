@@ -47,7 +47,6 @@ describe('npm pack', () => {
           'package.json',
           'bin/proxyctl.js',
           'bin/package.json',
-          'dist/boot.cjs',
           'dist/cli.cjs',
           'dist/sdk.js',
           'dist/types/sdk.d.ts',
