@@ -24,6 +24,13 @@ export interface GlobalOptions {
   insecure: boolean;
 }
 
+/** What the command's API client waits for, as spinners and progress bars say it (src/api/activity.ts). */
+export interface ActivityView {
+  describeWait(now?: number): string | undefined;
+  describeRateWait(now?: number): string | undefined;
+  onRateWait(listener: (until: number | undefined) => void): () => void;
+}
+
 export interface BaseContext {
   io: IO;
   globals: GlobalOptions;
@@ -37,6 +44,8 @@ export interface BaseContext {
   notice(message: string): void;
   /** Warning on stderr (always shown). */
   warn(message: string): void;
+  /** What the command's API client waits for right now. */
+  activity: ActivityView;
 }
 
 /** An empty variable or setting (PROXYCTL_API_KEY=) counts as unset. */

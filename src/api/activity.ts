@@ -1,5 +1,9 @@
-// What the API client is waiting for right now, so a spinner can say it ("waiting for
-// api.example.com, 4s of 30s") instead of spinning in silence while a server does not answer.
+// What an API client is waiting for right now, so a spinner or a progress bar can say it
+// ("waiting for api.example.com: 4s of 30s", "waiting 18 s for the rate limit") instead of standing
+// still. One Activity per client (the context makes it, and the output layer reads the same one):
+// each wait is its own entry, so one of several concurrent requests ending never hides the others.
+import type { ActivityView } from '../globals.js';
+
 export interface Wait {
   /** host[:port] of the request, or what a retry waits for. */
   host: string;
@@ -11,42 +15,62 @@ export interface Wait {
   attempt: number;
 }
 
-let current: Wait | undefined;
-
-export function setWait(w: Wait | undefined): void {
-  current = w;
-}
-
 const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))}s`;
 
-/** e.g. "waiting for api.example.com: 4s of 30s (attempt 2)"; undefined when idle. */
-export function describeWait(now: number = Date.now()): string | undefined {
-  const w = current;
-  if (!w) return describeRateWait(now);
-  const attempt = w.attempt > 1 ? ` (attempt ${w.attempt})` : '';
-  if (w.kind === 'retry') return `trying ${w.host} again in ${secs(w.since + w.forMs - now)}${attempt}`;
-  return `waiting for ${w.host}: ${secs(now - w.since)} of ${secs(w.forMs)}${attempt}`;
-}
+export class Activity implements ActivityView {
+  private readonly waits = new Set<Wait>();
+  /** Each waiter on the rate budget, with the epoch ms it waits until. */
+  private readonly rateWaits = new Set<{ until: number }>();
+  private readonly rateListeners = new Set<(until: number | undefined) => void>();
 
-// The client's own pacing: while the rate budget is spent, requests wait for the window to end.
-// Bars and spinners say so ("waiting 18 s for the rate limit") instead of standing still.
-let rateUntil: number | undefined;
-const rateListeners = new Set<(until: number | undefined) => void>();
+  /** A wait begins; the function returned ends it. */
+  begin(w: Wait): () => void {
+    this.waits.add(w);
+    return () => this.waits.delete(w);
+  }
 
-/** Set by the rate budget when it starts waiting (epoch ms it waits until), cleared when it stops. */
-export function setRateWait(until: number | undefined): void {
-  rateUntil = until;
-  for (const l of rateListeners) l(until);
-}
+  /** A request starts waiting for the rate budget until `until` (epoch ms); the function returned ends it. */
+  beginRateWait(until: number): () => void {
+    const w = { until };
+    this.rateWaits.add(w);
+    this.tellRate();
+    return () => {
+      this.rateWaits.delete(w);
+      this.tellRate();
+    };
+  }
 
-/** Told each time a rate-limit wait starts (with its end) or stops (undefined); returns the unsubscribe. */
-export function onRateWait(listener: (until: number | undefined) => void): () => void {
-  rateListeners.add(listener);
-  return () => rateListeners.delete(listener);
-}
+  private rateUntil(): number | undefined {
+    let until: number | undefined;
+    for (const w of this.rateWaits) until = until === undefined ? w.until : Math.min(until, w.until);
+    return until;
+  }
 
-/** e.g. "waiting 18 s for the rate limit"; undefined when no request waits for it. */
-export function describeRateWait(now: number = Date.now()): string | undefined {
-  if (rateUntil === undefined) return undefined;
-  return `waiting ${Math.max(1, Math.ceil((rateUntil - now) / 1000))} s for the rate limit`;
+  private tellRate(): void {
+    const until = this.rateUntil();
+    for (const l of this.rateListeners) l(until);
+  }
+
+  /** Told each time the rate-limit wait changes (its end, or undefined when none waits); returns the unsubscribe. */
+  onRateWait(listener: (until: number | undefined) => void): () => void {
+    this.rateListeners.add(listener);
+    return () => this.rateListeners.delete(listener);
+  }
+
+  /** e.g. "waiting 18 s for the rate limit"; undefined when no request waits for it. */
+  describeRateWait(now: number = Date.now()): string | undefined {
+    const until = this.rateUntil();
+    if (until === undefined) return undefined;
+    return `waiting ${Math.max(1, Math.ceil((until - now) / 1000))} s for the rate limit`;
+  }
+
+  /** The longest-running wait, e.g. "waiting for api.example.com: 4s of 30s (attempt 2)"; undefined when idle. */
+  describeWait(now: number = Date.now()): string | undefined {
+    let w: Wait | undefined;
+    for (const x of this.waits) if (!w || x.since < w.since) w = x;
+    if (!w) return this.describeRateWait(now);
+    const attempt = w.attempt > 1 ? ` (attempt ${w.attempt})` : '';
+    if (w.kind === 'retry') return `trying ${w.host} again in ${secs(w.since + w.forMs - now)}${attempt}`;
+    return `waiting for ${w.host}: ${secs(now - w.since)} of ${secs(w.forMs)}${attempt}`;
+  }
 }

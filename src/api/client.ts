@@ -18,7 +18,7 @@ import {
 import { pageOf } from './shapes.js';
 import { markPlain } from './plain.js';
 import type { Shape } from './validate.js';
-import { setWait } from './activity.js';
+import { Activity } from './activity.js';
 
 export const API_PREFIX = '/api/reseller/v1';
 
@@ -92,6 +92,8 @@ export interface ApiClientOptions {
   /** Retries allowed in this process across all requests, so a dead server fails fast in bulk. */
   retryBudget?: number;
   cache?: AsyncCache | undefined;
+  /** What this client waits for, for spinners and bars (the context passes the one it shows). */
+  activity?: Activity | undefined;
 }
 
 const BACKOFF_BASE_MS = 500;
@@ -123,6 +125,7 @@ export const abortableSleep: Sleep = (ms, signal) =>
 export class ApiClient {
   readonly baseUrl: string;
   readonly cache: AsyncCache | undefined;
+  readonly activity: Activity;
   private readonly opts: ApiClientOptions;
   private readonly now: () => number;
   private readonly sleep: Sleep;
@@ -134,11 +137,15 @@ export class ApiClient {
     this.opts = opts;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.cache = opts.cache;
+    this.activity = opts.activity ?? new Activity();
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? abortableSleep;
     this.random = opts.random ?? Math.random;
     this.retriesLeft = opts.retryBudget ?? 20;
-    this.budgets = { main: new RateBudget(this.now, this.sleep), uptime: new RateBudget(this.now, this.sleep) };
+    this.budgets = {
+      main: new RateBudget(this.now, this.sleep, this.activity),
+      uptime: new RateBudget(this.now, this.sleep, this.activity),
+    };
   }
 
   url(path: string, query?: Query): string {
@@ -206,11 +213,17 @@ export class ApiClient {
         // Full jitter: a random wait in [0, min(cap, base·2^n)).
         const waitMs = Math.floor(this.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1)));
         this.trace(`retrying ${method} ${path} in ${waitMs}ms after ${(err as Error).message}`);
-        setWait({ host: new URL(this.baseUrl).host, kind: 'retry', since: Date.now(), forMs: waitMs, attempt: attempt + 1 });
+        const end = this.activity.begin({
+          host: new URL(this.baseUrl).host,
+          kind: 'retry',
+          since: Date.now(),
+          forMs: waitMs,
+          attempt: attempt + 1,
+        });
         try {
           await this.sleep(waitMs, this.opts.signal);
         } finally {
-          setWait(undefined);
+          end();
         }
       }
     }
@@ -255,7 +268,7 @@ export class ApiClient {
     const started = this.now();
     this.trace(`→ ${method} ${url}`);
     let raw: RawResponse;
-    setWait({ host: new URL(url).host, kind: 'answer', since: Date.now(), forMs: this.opts.timeoutMs, attempt });
+    const end = this.activity.begin({ host: new URL(url).host, kind: 'answer', since: Date.now(), forMs: this.opts.timeoutMs, attempt });
     try {
       raw = await send({ method, url, headers, body, signal }, { env: this.opts.env, timeoutMs: this.opts.timeoutMs });
     } catch (err) {
@@ -263,7 +276,7 @@ export class ApiClient {
       this.trace(`✗ ${method} ${url} ${(err as Error).message} ${this.now() - started}ms`);
       throw err;
     } finally {
-      setWait(undefined);
+      end();
     }
     const rate = parseRateHeaders(raw.headers, this.now());
     // An uptime response carries the uptime window's headers: they seed the uptime budget only,

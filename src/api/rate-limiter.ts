@@ -1,7 +1,7 @@
 // Client-side pacing: a budget per window, seeded from the server's X-RateLimit-* headers, so
 // bulk work waits before it would hit 429 instead of after. The uptime budget is separate.
 
-import { setRateWait } from './activity.js';
+import type { Activity } from './activity.js';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -84,6 +84,8 @@ export class RateBudget {
   constructor(
     private readonly now: () => number,
     private readonly sleep: Sleep,
+    /** Told while a request waits for the window (spinners and bars say so). */
+    private readonly activity?: Activity,
   ) {}
 
   /** Waits until the budget allows one more request, then takes it. Serialised so waiters queue fairly. */
@@ -131,11 +133,11 @@ export class RateBudget {
         this.learning && this.endsBy > 0 && !this.probing
           ? Math.min(this.endsBy + EARLY_SLACK_MS, this.resetAt + RESET_SLACK_MS)
           : this.resetAt + RESET_SLACK_MS;
-      setRateWait(wake);
+      const end = this.activity?.beginRateWait(wake);
       try {
         await this.untilAnswerOr(wake - now, signal);
       } finally {
-        setRateWait(undefined);
+        end?.();
       }
     }
     if (this.remaining !== undefined) this.remaining -= 1;

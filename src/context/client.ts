@@ -17,6 +17,7 @@ export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClien
     userAgent: userAgent(),
     trace: ctx.globals.debug ? (line) => ctx.io.stderr.write(`[debug] ${escapeControl(line)}\n`) : undefined,
     cache: discoveryCache(ctx),
+    activity: ctx.activity,
   });
 }
 

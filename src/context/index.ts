@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { escapeControl } from '../output/escape.js';
 import { warningLabel } from '../output/stderr-label.js';
 import { createPrompt } from './prompt.js';
+import { Activity } from '../api/activity.js';
 import type { Context } from './types.js';
 
 export { OUTPUT_FORMATS, nonEmpty, type GlobalOptions, type OutputFormat } from '../globals.js';
@@ -83,6 +84,7 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
     stderrColor,
     canPrompt: prompt.available,
     prompt,
+    activity: new Activity(),
     notice(message) {
       if (!globals.quiet) io.stderr.write(`${escapeControl(message)}\n`);
     },

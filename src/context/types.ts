@@ -1,4 +1,5 @@
 // The Context type on its own, so the wiring modules beside it import a type, not each other.
+import type { Activity } from '../api/activity.js';
 import type { ApiClient } from '../api/client.js';
 import type { ConfigStore } from '../config/store.js';
 import type { BaseContext } from '../globals.js';
@@ -10,6 +11,8 @@ export interface Context extends BaseContext {
   canPrompt: boolean;
   /** The one way to ask the user something (TTY, --no-input, Ctrl-C → 130, "no" → 2). */
   prompt: Prompt;
+  /** What the API client waits for: the one it is built with, and spinners and bars read. */
+  activity: Activity;
   /** The API client (undici loads on first call). Throws exit-3 errors when no key is configured. */
   api(): Promise<ApiClient>;
   /** Profiles and caches (the config file is read on first call). */

@@ -331,9 +331,8 @@ export async function withSpinner<R>(ctx: Context, text: string, fn: () => Promi
     discardStdin: false,
   }).start();
   // What the client waits for and for how long ("waiting for api.example.com: 4s of 30s").
-  const { describeWait } = await import('../api/activity.js');
   const tick = setInterval(() => {
-    const wait = describeWait();
+    const wait = ctx.activity.describeWait();
     spinner.text = escapeControl(wait ? `${text} ${wait}` : text);
   }, 500);
   try {

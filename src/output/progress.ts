@@ -4,7 +4,6 @@
 import { clearLine, cursorTo } from 'node:readline';
 import type { BaseContext as Context } from '../globals.js';
 import { escapeControl } from './escape.js';
-import { describeRateWait, onRateWait } from '../api/activity.js';
 import { bar, humanDuration, money } from './format.js';
 import { paintFor } from './index.js';
 
@@ -39,7 +38,7 @@ export function progressRenderer(ctx: Context): (e: ProgressEvent) => void {
     const head = `${bar(total ? done / total : 0, BAR_WIDTH, paint)} ${done}/${total} ${verb}`;
     const parts: [string, string][] = [];
     if (failed) parts.push([` ${failed} failed`, paint.red(` ${failed} failed`)]);
-    const wait = describeRateWait(now);
+    const wait = ctx.activity.describeRateWait(now);
     const left = done > 0 && done < total ? ` · ETA ${humanDuration(Math.ceil((((now - startedAt) / done) * (total - done)) / 1000))}` : '';
     if (wait) parts.push([` · ${wait}`, ` · ${wait}`]);
     else if (left) parts.push([left, left]);
@@ -57,7 +56,7 @@ export function progressRenderer(ctx: Context): (e: ProgressEvent) => void {
     if (tty) {
       const tick = setInterval(drawBar, 500);
       tick.unref?.();
-      const off = onRateWait(drawBar);
+      const off = ctx.activity.onRateWait(drawBar);
       stop = () => {
         clearInterval(tick);
         off();
@@ -65,9 +64,9 @@ export function progressRenderer(ctx: Context): (e: ProgressEvent) => void {
       return;
     }
     // Off a terminal, a line when a wait starts (a second or more), so logs say why nothing moves.
-    stop = onRateWait((until) => {
+    stop = ctx.activity.onRateWait((until) => {
       if (until === undefined || until - Date.now() < 1000) return;
-      out.write(`[${last.done}/${last.total}] ${describeRateWait()}\n`);
+      out.write(`[${last.done}/${last.total}] ${ctx.activity.describeRateWait()}\n`);
     });
   };
   return (e) => {
