@@ -58,6 +58,8 @@ export function availablePool(w: World, poolId: unknown, code: 'pool_not_availab
   const p = typeof poolId === 'string' ? w.poolById.get(poolId) : undefined;
   if (!p) throw new ApiFailure(404, code, `pool ${String(poolId)} does not exist`);
   if (!p.available) throw new ApiFailure(404, code, `pool ${p.poolId} is not available right now`);
+  // A unit placed there would not listen: the answer would name an address that refuses.
+  if (w.poolDown(p.poolId)) throw new ApiFailure(404, code, `pool ${p.poolId} is down (server.down) right now`);
   return p;
 }
 

@@ -190,6 +190,11 @@ export class World {
     if (this.state.balanceUsd >= this.o.balanceLowThreshold) this.state.balanceLowFired = false;
   }
 
+  /** Flagged down by `trigger server.down` until `server.up`: shown unavailable, its units refuse. */
+  poolDown(poolId: string): boolean {
+    return (this.state.poolsDown ?? []).includes(poolId);
+  }
+
   /** Whether the provisioning engine fails this time (the configured pool, or the failure rate). */
   engineFails(poolId: string): boolean {
     return poolId === this.o.failPool || (this.o.failureRate > 0 && Math.random() < this.o.failureRate);

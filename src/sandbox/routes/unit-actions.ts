@@ -39,6 +39,9 @@ export async function swapUnit(w: World, req: ApiRequest): Promise<Reply> {
   const pool = availablePool(w, b.newPoolId, 'pool_not_found');
   u.swapCount += 1;
   Object.assign(u, placement(pool, u.seq, u.swapCount), { lastSwap: w.clock.now() });
+  // A unit.down was the unit on its old server: on the new one it works (the self-healing recipe
+  // swaps a downed unit), so the address the answer names listens.
+  u.down = false;
   // The proxy moves: the old port stops answering, the new one (in the answer) listens.
   await w.proxies?.sync(u, { freshPort: true });
   w.emit('unit.swapped', { proxyRef: u.proxyRef });
