@@ -10,6 +10,8 @@ export interface OpDoc {
   description?: string;
   query?: [name: string, schema: Schema, description: string][];
   body?: Schema;
+  /** The body may be absent (then it is `{}`). */
+  bodyOptional?: boolean;
   ok: [status: number, schema: Schema];
   errors?: number[];
   headers?: [name: string, schema: Schema, description: string][];
@@ -104,6 +106,8 @@ export const DOCS: Record<string, OpDoc> = {
   modifyUnit: {
     tag: 'units',
     summary: 'Modify credentials, description or the allowedIps list (replacement)',
+    description:
+      'Every field is optional. A body naming none of them (empty or absent) modifies nothing: modified: false, no event. A body naming fields is applied, also when the unit already has those values: modified: true, and unit.modified fires exactly then. A 400 applies none of the fields. allowedIps applies only to http_noauth units, credentials only to the others (400 otherwise).',
     body: s.obj(
       {
         credentials: ref('Credentials'),
@@ -112,6 +116,7 @@ export const DOCS: Record<string, OpDoc> = {
       },
       [],
     ),
+    bodyOptional: true,
     ok: [200, s.obj({ proxyRef: s.str(), modified: s.bool() })],
     errors: [400, 404],
   },

@@ -26,7 +26,7 @@ function operation(op: string, params: string[], control: boolean): Schema {
     ...(d.description ? { description: d.description } : {}),
     tags: [d.tag],
     ...(parameters.length ? { parameters } : {}),
-    ...(d.body ? { requestBody: { required: true, content: { 'application/json': { schema: d.body } } } } : {}),
+    ...(d.body ? { requestBody: { required: !d.bodyOptional, content: { 'application/json': { schema: d.body } } } } : {}),
     responses: {
       [String(d.ok[0])]: { description: 'Success', headers: headerRefs(), content: { 'application/json': { schema: d.ok[1] } } },
       ...Object.fromEntries(errors.map((st) => [String(st), { $ref: `#/components/responses/E${st}` }])),

@@ -64,6 +64,15 @@ export function parseAllowedIps(v: unknown, field: string, min: number, max: num
   return [...new Set(v as string[])];
 }
 
+export const DESCRIPTION_MAX = 500;
+
+/** A unit's description: a string of at most DESCRIPTION_MAX characters. */
+export function parseDescription(v: unknown): string {
+  if (typeof v !== 'string' || v.length > DESCRIPTION_MAX)
+    throw badRequest(`description must be a string of at most ${DESCRIPTION_MAX} characters`);
+  return v;
+}
+
 export function optionalString(obj: Record<string, unknown>, field: string): string | undefined {
   const v = obj[field];
   if (v === undefined || v === null || v === '') return undefined;

@@ -17,6 +17,7 @@ import {
   optionalString,
   parseAllowedIps,
   parseCredentials,
+  parseDescription,
   parseProtocol,
   queryBool,
   queryEnum,
@@ -160,40 +161,30 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
 
 export function modifyUnit(w: World, req: ApiRequest): Reply {
   const u = findUnit(w, req.params.proxyRef);
-  const b = bodyObject(req.body, true);
-  // `modified` answers "was the request applied": a valid PATCH that finds the unit already as
-  // asked is applied too (true), so a repeated modify is not a failure. The spec gives only
-  // `modified: boolean`; proxyctl treats false as "not done". Events fire only on a real change.
-  let changed = false;
+  // Every field is optional (§4.3), so an empty or absent body is valid: it asks for nothing.
+  const b = bodyObject(req.body, false);
+  // Everything is validated before anything is applied: a 400 leaves the unit as it was.
+  const change: Partial<Pick<UnitRecord, 'credentials' | 'description' | 'allowedIps'>> = {};
   if (b.credentials !== undefined && b.credentials !== null) {
     if (u.protocol === 'http_noauth') throw badRequest('credentials do not apply to an http_noauth unit; change its protocol first');
-    const c = parseCredentials(b.credentials)!;
-    if (c.username !== u.credentials?.username || c.password !== u.credentials?.password) {
-      u.credentials = c;
-      changed = true;
-    }
+    change.credentials = parseCredentials(b.credentials)!;
   }
-  if (b.description !== undefined) {
-    if (typeof b.description !== 'string' || b.description.length > 500)
-      throw badRequest('description must be a string of at most 500 characters');
-    if (b.description !== u.description) {
-      u.description = b.description;
-      changed = true;
-    }
-  }
+  if (b.description !== undefined) change.description = parseDescription(b.description);
   if (b.allowedIps !== undefined) {
     if (u.protocol !== 'http_noauth') throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to http_noauth units');
-    const ips = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 100, '1 to 100 IPv4 addresses (the replacement list)');
-    if (ips.join(',') !== u.allowedIps.join(',')) {
-      u.allowedIps = ips;
-      changed = true;
-    }
+    change.allowedIps = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 100, '1 to 100 IPv4 addresses (the replacement list)');
   }
-  if (changed) {
+  // `modified` says whether the request modified the unit, and unit.modified fires exactly when
+  // it did (spec §6.4: PATCH on a unit emits unit.modified). A request that names fields is
+  // applied, also when the unit already has those values (a repeated modify is not a failure);
+  // one that names none has nothing to modify: `modified: false`, and no event.
+  const modified = Object.keys(change).length > 0;
+  if (modified) {
+    Object.assign(u, change);
     w.emit('unit.modified', { proxyRef: u.proxyRef });
     w.persist();
   }
-  return { status: 200, body: { proxyRef: u.proxyRef, modified: true } };
+  return { status: 200, body: { proxyRef: u.proxyRef, modified } };
 }
 
 export async function releaseUnit(w: World, req: ApiRequest): Promise<Reply> {
