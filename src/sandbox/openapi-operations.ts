@@ -1,6 +1,8 @@
 // What each operation of the API and of /_sandbox/ takes and returns, keyed by operationId (the
 // `op` of the route table); openapi.ts turns it into the OpenAPI description.
+import { LATEST_MS } from './clock.js';
 import { eventData, listOf, ref, s } from './openapi-schemas.js';
+import { MAX_BALANCE_USD } from './world.js';
 
 type Schema = Record<string, unknown>;
 
@@ -235,7 +237,15 @@ export const DOCS: Record<string, OpDoc> = {
   sandboxAdvance: {
     tag: 'sandbox',
     summary: 'Move the sandbox clock forward; due webhook retries fire',
-    body: s.obj({ seconds: s.num({ minimum: 0 }) }),
+    description:
+      'The clock ends at 9999-12-31T23:59:59.999Z: seconds beyond what is left until then are refused with 400 and nothing moves. Near the end, a create or extend whose unit would expire after it is refused with 400 (its debit refunded).',
+    body: s.obj({
+      seconds: s.num({
+        minimum: 0,
+        maximum: Math.floor(LATEST_MS / 1000),
+        description: 'at most the seconds left until 9999-12-31T23:59:59.999Z',
+      }),
+    }),
     ok: [200, s.obj({ now: s.dateTime() })],
     errors: [400],
   },
@@ -260,7 +270,7 @@ export const DOCS: Record<string, OpDoc> = {
   sandboxSetBalance: {
     tag: 'sandbox',
     summary: 'Set the balance (a top-up)',
-    body: s.obj({ balanceUsd: s.num({ minimum: 0 }) }),
+    body: s.obj({ balanceUsd: s.num({ minimum: 0, maximum: MAX_BALANCE_USD }) }),
     ok: [200, s.obj({ balanceUsd: s.num() })],
     errors: [400],
   },

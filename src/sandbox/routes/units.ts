@@ -1,12 +1,12 @@
 // Unit list, detail, create, modify and release (spec §4.3).
-import { PERIOD_SECONDS } from '../catalogue.js';
 import { ApiFailure, badRequest, errorBody, type ApiRequest, type Reply } from '../http.js';
 import {
   availablePool,
-  chargeAndRun,
+  expiryAfter,
   findUnit,
   generatedCredentials,
   placement,
+  purchase,
   UNIT_STATUSES,
   unitStatus,
   unitView,
@@ -126,34 +126,37 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
   else if (b.allowedIps !== undefined && b.allowedIps !== null)
     throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to the http_noauth protocol');
   const pool = availablePool(w, b.poolId, 'pool_not_available');
+  const description = optionalString(b, 'description') ?? '';
   const price = w.prices[period];
-  await chargeAndRun(w, price, pool.poolId);
-  const now = w.clock.now();
-  const seq = w.state.nextUnitSeq++;
-  const u: UnitRecord = {
-    proxyRef: `PRX-${seq}`,
-    seq,
-    ...placement(pool, seq, 0),
-    protocol,
-    credentials: protocol === 'http_noauth' ? null : (custom ?? generatedCredentials(w)),
-    savedCredentials: null,
-    allowedIps,
-    description: optionalString(b, 'description') ?? '',
-    period,
-    pricePaid: price,
-    createdAt: now,
-    expiresAt: now + PERIOD_SECONDS[period] * 1000,
-    lastSwap: null,
-    lastExtended: null,
-    swapCount: 0,
-    releasedAt: null,
-  };
-  w.state.units.set(u.proxyRef, u);
-  // Its proxy listens before the answer names its port.
-  await w.proxies?.sync(u, { freshPort: true });
-  w.settle(price);
+  const u = await purchase(w, price, pool.poolId, async () => {
+    const now = w.clock.now();
+    const expiresAt = expiryAfter(now, period);
+    const seq = w.state.nextUnitSeq++;
+    const unit: UnitRecord = {
+      proxyRef: `PRX-${seq}`,
+      seq,
+      ...placement(pool, seq, 0),
+      protocol,
+      credentials: protocol === 'http_noauth' ? null : (custom ?? generatedCredentials(w)),
+      savedCredentials: null,
+      allowedIps,
+      description,
+      period,
+      pricePaid: price,
+      createdAt: now,
+      expiresAt,
+      lastSwap: null,
+      lastExtended: null,
+      swapCount: 0,
+      releasedAt: null,
+    };
+    w.state.units.set(unit.proxyRef, unit);
+    // Its proxy listens before the answer names its port.
+    await w.proxies?.sync(unit, { freshPort: true });
+    return unit;
+  });
   w.emit('unit.created', { proxyRef: u.proxyRef, poolId: u.poolId, period, pricePaid: price });
-  const reply = { status: 201, body: unitView(u, now) };
+  const reply = { status: 201, body: unitView(u, u.createdAt) };
   commit?.(reply);
   w.persist();
   return reply;
