@@ -97,7 +97,7 @@ export const DOCS: Record<string, OpDoc> = {
           maxItems: 1,
           description: 'required for http_noauth: exactly one IPv4',
         },
-        description: s.str(),
+        description: s.str({ maxLength: 500 }),
       },
       ['poolId', 'period'],
     ),

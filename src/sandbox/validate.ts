@@ -33,7 +33,9 @@ export function parseProtocol(v: unknown, field: string): Protocol {
   return v as Protocol;
 }
 
-const USERNAME_RE = /^[^\s:@]{3,32}$/;
+// Lengths count characters (Unicode code points) as JSON Schema's minLength/maxLength do: the
+// `u` flag makes each quantifier count code points, not UTF-16 halves.
+const USERNAME_RE = /^[^\s:@]{3,32}$/u;
 
 export function validUsername(v: unknown): v is string {
   return typeof v === 'string' && USERNAME_RE.test(v);
@@ -45,9 +47,9 @@ export function parseCredentials(v: unknown, field = 'credentials'): Credentials
   const { username, password } = v as Record<string, unknown>;
   // The spec sets no rules for custom credentials; only what would break the
   // ip:port:username:password connection string (or a login) is refused.
-  if (typeof username !== 'string' || !/^[^\s:@]{1,64}$/.test(username))
+  if (typeof username !== 'string' || !/^[^\s:@]{1,64}$/u.test(username))
     throw badRequest(`${field}.username must be 1 to 64 characters without spaces, ':' or '@'`);
-  if (typeof password !== 'string' || !/^[^\s:]{1,64}$/.test(password)) {
+  if (typeof password !== 'string' || !/^[^\s:]{1,64}$/u.test(password)) {
     throw badRequest(`${field}.password must be 1 to 64 characters without spaces or ':'`);
   }
   return { username, password };
@@ -66,17 +68,13 @@ export function parseAllowedIps(v: unknown, field: string, min: number, max: num
 
 export const DESCRIPTION_MAX = 500;
 
+/** Characters as JSON Schema counts them (Unicode code points): an emoji is one, not two. */
+const charCount = (s: string): number => [...s].length;
+
 /** A unit's description: a string of at most DESCRIPTION_MAX characters. */
 export function parseDescription(v: unknown): string {
-  if (typeof v !== 'string' || v.length > DESCRIPTION_MAX)
+  if (typeof v !== 'string' || charCount(v) > DESCRIPTION_MAX)
     throw badRequest(`description must be a string of at most ${DESCRIPTION_MAX} characters`);
-  return v;
-}
-
-export function optionalString(obj: Record<string, unknown>, field: string): string | undefined {
-  const v = obj[field];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw badRequest(`${field} must be a string`);
   return v;
 }
 

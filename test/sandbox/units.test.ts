@@ -194,6 +194,47 @@ describe('list, get, expiry', () => {
   });
 });
 
+describe('lengths count characters (code points), as the schema does', () => {
+  const emoji = (n: number) => '\u{1F600}'.repeat(n);
+  // Its own sandbox: the file's shared one has a request budget to keep.
+  let own: Sandbox;
+  beforeAll(async () => {
+    own = await startFastSandbox();
+  });
+  afterAll(() => own.close());
+
+  it('the fixed proxy username: 3 to 32 characters', async () => {
+    onTestFinished(async () => {
+      await call(own, 'PUT', '/me/proxy-username', { body: { proxyUsername: null } });
+    });
+    for (const [n, status] of [
+      [2, 400],
+      [3, 200],
+      [17, 200],
+      [32, 200],
+      [33, 400],
+    ] as const) {
+      const r = await call(own, 'PUT', '/me/proxy-username', { body: { proxyUsername: emoji(n) } });
+      expect(r.status, `${n} emoji`).toBe(status);
+    }
+  });
+
+  it('credentials: 1 to 64 characters; a description: at most 500, on create as on PATCH', async () => {
+    const ok = await buy(own, { credentials: { username: emoji(64), password: emoji(64) }, description: emoji(500) });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ credentials: { username: emoji(64), password: emoji(64) }, description: emoji(500) });
+    for (const body of [
+      { credentials: { username: emoji(65), password: 'pw123456' } },
+      { credentials: { username: 'user123', password: emoji(65) } },
+      { description: emoji(501) },
+    ]) {
+      expect(errorOf(await buy(own, body)).code, JSON.stringify(body).slice(0, 60)).toBe('validation_error');
+      expect(errorOf(await call(own, 'PATCH', `/units/${ok.body.proxyRef}`, { body })).code).toBe('validation_error');
+    }
+    expect((await call(own, 'PATCH', `/units/${ok.body.proxyRef}`, { body: { description: emoji(499) } })).body.modified).toBe(true);
+  });
+});
+
 describe('modify, release', () => {
   it('PATCH answers modified: true exactly when unit.modified fires; an empty body modifies nothing', async () => {
     const rx = await startWebhookSink();

@@ -14,7 +14,6 @@ import {
 import type { IdempotencyRecord, UnitRecord } from '../state.js';
 import {
   bodyObject,
-  optionalString,
   parseAllowedIps,
   parseCredentials,
   parseDescription,
@@ -126,7 +125,7 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
   else if (b.allowedIps !== undefined && b.allowedIps !== null)
     throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to the http_noauth protocol');
   const pool = availablePool(w, b.poolId, 'pool_not_available');
-  const description = optionalString(b, 'description') ?? '';
+  const description = b.description === undefined || b.description === null ? '' : parseDescription(b.description);
   const price = w.prices[period];
   const u = await purchase(w, price, pool.poolId, async () => {
     const now = w.clock.now();
