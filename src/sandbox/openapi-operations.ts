@@ -293,11 +293,12 @@ export const FAULTS_SCHEMA = s.obj(
 );
 
 export const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid request (invalid_json, validation_error, protocol_invalid, allowed_ips_invalid, webhook_url_invalid, idempotency_key_invalid)',
+  400: 'Invalid request (invalid_json, validation_error, protocol_invalid, allowed_ips_invalid, webhook_url_invalid, idempotency_key_invalid, invalid_content_type; malformed_request for bytes that are not HTTP/1.1, which also gets X-Request-Id)',
   401: 'Missing or invalid API key (invalid_api_key)',
   402: 'Balance below the price (insufficient_balance; `required` carries the amount)',
   403: 'Reseller mode disabled (reseller_disabled)',
   404: 'Not found (unit_not_found, pool_not_found, pool_not_available, not_found)',
+  405: 'Method not allowed on this path (method_not_allowed); the Allow header lists the methods it serves',
   409: 'Conflict (protocol_unchanged, idempotency_in_flight, webhook_not_configured)',
   429: 'Rate budget exhausted (rate_limited); wait Retry-After seconds',
   503: 'Upstream provisioning failed; the debit was refunded (upstream_unreachable)',

@@ -103,7 +103,10 @@ export function buildOpenApi(
       tags: ['meta'],
       summary: 'This description (served without an API key so clients can discover operations)',
       security: [],
-      responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: s.obj({}, []) } } } },
+      responses: {
+        '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: s.obj({}, []) } } },
+        '405': { $ref: '#/components/responses/E405' },
+      },
     },
   };
   const webhooks = Object.fromEntries(
