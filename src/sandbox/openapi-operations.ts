@@ -2,6 +2,8 @@
 // `op` of the route table); openapi.ts turns it into the OpenAPI description.
 import { LATEST_MS } from './clock.js';
 import { eventData, listOf, ref, s } from './openapi-schemas.js';
+import { RESTORE_EVENTS } from './routes/control.js';
+import { DESCRIPTION_MAX, EXPIRING_WITHIN_HOURS_MAX, PAGE_MAX, WEBHOOK_URL_PATTERNS } from './validate.js';
 import { MAX_BALANCE_USD } from './world.js';
 
 type Schema = Record<string, unknown>;
@@ -15,8 +17,23 @@ export interface OpDoc {
   /** The body may be absent (then it is `{}`). */
   bodyOptional?: boolean;
   ok: [status: number, schema: Schema];
+  /** Headers of the success answer beyond the common ones (components.headers). */
+  okHeaders?: string[];
   errors?: number[];
   headers?: [name: string, schema: Schema, description: string][];
+}
+
+/**
+ * allowedIps is required exactly for the no-auth protocol (http_noauth, or its alias inject) named
+ * by `field`; with `refusedOtherwise` a request naming another protocol must not send it.
+ */
+function allowedIpsExactlyForNoAuth(field: string, refusedOtherwise: boolean): Schema {
+  return {
+    if: { properties: { [field]: { enum: ['http_noauth', 'inject'] } }, required: [field] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+    then: { required: ['allowedIps'] },
+    ...(refusedOtherwise ? { else: { not: { required: ['allowedIps'] } } } : {}),
+  };
 }
 
 const q = (name: string, schema: Schema, description: string): [string, Schema, string] => [name, schema, description];
@@ -32,7 +49,7 @@ export const DOCS: Record<string, OpDoc> = {
     query: [
       q('day', s.int({ minimum: 1, maximum: 30, default: 1 }), 'last N days; ignored (not validated) when from or to is given'),
       q('from', s.dateTime(), 'default: 24 hours ago; a window over 30 days is clamped to the 30 days ending at to (not refused)'),
-      q('to', s.dateTime(), 'clamped to now'),
+      q('to', s.dateTime(), 'clamped to now; from must be earlier than to (400 otherwise)'),
     ],
     ok: [200, ref('Uptime')],
     errors: [400],
@@ -67,8 +84,8 @@ export const DOCS: Record<string, OpDoc> = {
       q('includeExpired', s.bool(), 'true adds expired units'),
       q('status', s.str({ enum: ['ACTIVE', 'EXPIRED', 'RELEASED'] }), 'exact filter'),
       q('poolId', s.str(), 'only units of this pool'),
-      q('expiringWithinHours', s.int({ minimum: 1 }), 'only units expiring within N hours'),
-      q('page', s.int({ minimum: 1, default: 1 }), '1-based page'),
+      q('expiringWithinHours', s.int({ minimum: 1, maximum: EXPIRING_WITHIN_HOURS_MAX }), 'only units expiring within N hours'),
+      q('page', s.int({ minimum: 1, maximum: PAGE_MAX, default: 1 }), '1-based page'),
       q('pageSize', s.int({ minimum: 1, maximum: 200, default: 50 }), 'items per page'),
     ],
     ok: [200, listOf(ref('Unit'), { pagination: ref('Pagination') })],
@@ -81,12 +98,12 @@ export const DOCS: Record<string, OpDoc> = {
       [
         'Idempotency-Key',
         s.str({ format: 'uuid' }),
-        'a retry within 24 hours replays the first successful answer; a duplicate still in flight gets 409 idempotency_in_flight; a failed attempt frees the key',
+        "Per API key, honoured 24 hours. A request with a key that already ran inside that window does not run again: it gets the key's result replayed, with the header Idempotent-Replayed: true. That result is the 201 (the same unit, no second debit), or a 503 upstream_unreachable: the engine ran and failed and the debit was refunded, and every retry with the key gets that 503 again (same status and body; error.requestId names the retry itself and equals its X-Request-Id). Use a new key to try the purchase again. A request refused before anything ran (400, 402, 404) stores nothing: the key stays free, so a retry after fixing the cause (a top-up) buys. A duplicate still in flight gets 409 idempotency_in_flight. After 24 hours the key is new.",
       ],
     ],
     body: s.obj(
       {
-        poolId: s.str(),
+        poolId: s.str({ minLength: 1 }),
         period: ref('Period'),
         protocol: ref('ProtocolInput'),
         credentials: ref('Credentials'),
@@ -95,13 +112,15 @@ export const DOCS: Record<string, OpDoc> = {
           items: s.str({ format: 'ipv4' }),
           minItems: 1,
           maxItems: 1,
-          description: 'required for http_noauth: exactly one IPv4',
+          description: 'required for http_noauth (or its alias inject), refused for the other protocols: exactly one IPv4',
         },
-        description: s.str({ maxLength: 500 }),
+        description: s.str({ maxLength: DESCRIPTION_MAX }),
       },
       ['poolId', 'period'],
+      { allOf: [allowedIpsExactlyForNoAuth('protocol', true)] },
     ),
     ok: [201, ref('Unit')],
+    okHeaders: ['Idempotent-Replayed'],
     errors: [400, 402, 404, 409, 503],
   },
   getUnit: { tag: 'units', summary: 'One unit', ok: [200, ref('Unit')], errors: [404] },
@@ -113,7 +132,7 @@ export const DOCS: Record<string, OpDoc> = {
     body: s.obj(
       {
         credentials: ref('Credentials'),
-        description: s.str({ maxLength: 500 }),
+        description: s.str({ maxLength: DESCRIPTION_MAX }),
         allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 100 },
       },
       [],
@@ -138,7 +157,7 @@ export const DOCS: Record<string, OpDoc> = {
   swapUnit: {
     tag: 'units',
     summary: 'Move a unit to another pool; remaining time kept, free',
-    body: s.obj({ newPoolId: s.str() }),
+    body: s.obj({ newPoolId: s.str({ minLength: 1 }) }),
     ok: [
       200,
       s.obj({
@@ -161,9 +180,16 @@ export const DOCS: Record<string, OpDoc> = {
       {
         newProtocol: ref('ProtocolInput'),
         credentials: ref('Credentials'),
-        allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 1 },
+        allowedIps: {
+          type: 'array',
+          items: s.str({ format: 'ipv4' }),
+          minItems: 1,
+          maxItems: 1,
+          description: 'required when newProtocol is http_noauth (or inject): exactly one IPv4; ignored otherwise',
+        },
       },
       ['newProtocol'],
+      { allOf: [allowedIpsExactlyForNoAuth('newProtocol', false)] },
     ),
     ok: [
       200,
@@ -193,8 +219,21 @@ export const DOCS: Record<string, OpDoc> = {
   getWebhook: { tag: 'webhooks', summary: 'Webhook configuration (with its secret)', ok: [200, ref('WebhookConfig')] },
   setWebhook: {
     tag: 'webhooks',
-    summary: 'Set the webhook URL (https; http only to 127.0.0.1/localhost in the sandbox); a new secret each time; null disables',
-    body: s.obj({ url: s.nullable('string', { format: 'uri' }) }),
+    summary:
+      'Set the webhook URL (https; plain http only to 127.0.0.1, localhost or [::1] in the sandbox); a new secret each time; null disables',
+    body: s.obj({
+      url: {
+        oneOf: [
+          s.str({ format: 'uri', pattern: WEBHOOK_URL_PATTERNS.https, description: 'an https:// URL (no user:password@)' }),
+          s.str({
+            format: 'uri',
+            pattern: WEBHOOK_URL_PATTERNS.loopbackHttp,
+            description: 'plain http:// only to 127.0.0.1, localhost or [::1]',
+          }),
+          { type: 'null', description: 'disables the webhook' },
+        ],
+      },
+    }),
     ok: [200, ref('WebhookConfig')],
     errors: [400],
   },
@@ -203,7 +242,7 @@ export const DOCS: Record<string, OpDoc> = {
     tag: 'webhooks',
     summary: 'Delivery log, newest first',
     query: [
-      q('page', s.int({ minimum: 1, default: 1 }), '1-based page'),
+      q('page', s.int({ minimum: 1, maximum: PAGE_MAX, default: 1 }), '1-based page'),
       q('pageSize', s.int({ minimum: 1, maximum: 100, default: 25 }), 'items per page'),
       q('status', s.str({ enum: ['PENDING', 'DELIVERED', 'FAILED'] }), 'exact filter'),
       q('event', s.str(), 'event name, e.g. unit.created'),
@@ -222,7 +261,7 @@ export const DOCS: Record<string, OpDoc> = {
     summary: 'Fire an event (operator events included) through the delivery pipeline',
     body: s.obj(
       {
-        event: s.str({ enum: Object.keys(eventData) }),
+        event: s.str({ enum: [...Object.keys(eventData), ...RESTORE_EVENTS] }),
         proxyRef: s.str(),
         poolId: s.str(),
         reason: s.str(),

@@ -28,7 +28,7 @@ function operation(op: string, params: string[], control: boolean): Schema {
     ...(parameters.length ? { parameters } : {}),
     ...(d.body ? { requestBody: { required: !d.bodyOptional, content: { 'application/json': { schema: d.body } } } } : {}),
     responses: {
-      [String(d.ok[0])]: { description: 'Success', headers: headerRefs(), content: { 'application/json': { schema: d.ok[1] } } },
+      [String(d.ok[0])]: { description: 'Success', headers: headerRefs(d.okHeaders), content: { 'application/json': { schema: d.ok[1] } } },
       ...Object.fromEntries(errors.map((st) => [String(st), { $ref: `#/components/responses/E${st}` }])),
     },
   };
@@ -193,6 +193,10 @@ export function buildOpenApi(
         'X-RateLimit-Remaining': headerDoc('requests left in the window', s.int()),
         'X-RateLimit-Reset': headerDoc('unix seconds when the window resets', s.int()),
         'Retry-After': headerDoc('seconds to wait (429 only)', s.int()),
+        'Idempotent-Replayed': headerDoc(
+          'true on an answer replayed for an Idempotency-Key that already ran (a 201, or a refunded 503 upstream_unreachable)',
+          s.str({ const: 'true' }),
+        ),
       },
       responses: Object.fromEntries(
         Object.entries(ERROR_TEXT).map(([st, description]) => [

@@ -102,4 +102,17 @@ export function queryEnum<T extends string>(q: URLSearchParams, name: string, al
   return raw as T;
 }
 
+/** Upper bounds of the list queries (openapi.json states them as `maximum`). */
+export const PAGE_MAX = Number.MAX_SAFE_INTEGER;
+export const EXPIRING_WITHIN_HOURS_MAX = 1_000_000;
+
+/**
+ * Webhook URLs, as openapi.json states them (JSON Schema patterns, case-insensitive by hand):
+ * https anywhere; plain http only to this machine (127.0.0.1, localhost, [::1]). No user:password@.
+ */
+export const WEBHOOK_URL_PATTERNS = {
+  https: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@\\s]+([/?#]\\S*)?$',
+  loopbackHttp: '^[Hh][Tt][Tt][Pp]://(127\\.0\\.0\\.1|[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|\\[::1\\])(:[0-9]{1,5})?([/?#]\\S*)?$',
+} as const;
+
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -14,6 +14,8 @@ import {
 import type { IdempotencyRecord, UnitRecord } from '../state.js';
 import {
   bodyObject,
+  EXPIRING_WITHIN_HOURS_MAX,
+  PAGE_MAX,
   parseAllowedIps,
   parseCredentials,
   parseDescription,
@@ -34,8 +36,8 @@ export function listUnits(w: World, req: ApiRequest): Reply {
   const includeExpired = queryBool(q, 'includeExpired');
   const poolId = q.get('poolId') || undefined;
   const raw = q.get('expiringWithinHours');
-  const within = raw === null || raw === '' ? undefined : queryInt(q, 'expiringWithinHours', 1, 1, 1_000_000);
-  const page = queryInt(q, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
+  const within = raw === null || raw === '' ? undefined : queryInt(q, 'expiringWithinHours', 1, 1, EXPIRING_WITHIN_HOURS_MAX);
+  const page = queryInt(q, 'page', 1, 1, PAGE_MAX);
   const pageSize = queryInt(q, 'pageSize', 50, 1, 200);
   const now = w.clock.now();
   const rows: UnitRecord[] = [];
