@@ -1,6 +1,13 @@
 // The sandbox's clock: real time compressed by `timeScale` since start, plus whatever the control
 // endpoint has advanced. Expiries, idempotency windows and webhook retry delays all read it, so a
 // test can live through a 30-day unit or a 6-hour retry in milliseconds.
+/**
+ * The last instant the sandbox keeps (9999-12-31T23:59:59.999Z, the last with a four-digit ISO
+ * year): the clock is never advanced past it and no unit expires after it, so every date the API
+ * answers stays a plain ISO 8601 date-time.
+ */
+export const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 export class Clock {
   private readonly realStart: number;
   private offsetMs = 0;
@@ -22,7 +29,16 @@ export class Clock {
     return new Date(this.now()).toISOString();
   }
 
+  /** The most seconds `advance` accepts now: up to LATEST_MS. */
+  maxAdvanceSeconds(): number {
+    return Math.max(0, Math.floor((LATEST_MS - this.now()) / 1000));
+  }
+
   advance(seconds: number): void {
+    if (!(seconds >= 0 && seconds <= this.maxAdvanceSeconds()))
+      throw new RangeError(
+        `seconds must be between 0 and ${this.maxAdvanceSeconds()} (the clock stops at ${new Date(LATEST_MS).toISOString()})`,
+      );
     this.offsetMs += seconds * 1000;
   }
 

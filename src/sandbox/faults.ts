@@ -70,10 +70,11 @@ export function parseFaults(b: Record<string, unknown>, current: Faults): Faults
     const f = b.failNext as Record<string, unknown> | null;
     if (f === null) delete next.failNext;
     else {
-      if (typeof f !== 'object' || typeof f.status !== 'number' || f.status < 400 || f.status > 599)
+      const status = typeof f === 'object' ? f.status : undefined;
+      if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599)
         throw badRequest('failNext.status must be an HTTP error status (400-599)');
       if (f.code !== undefined && typeof f.code !== 'string') throw badRequest('failNext.code must be a string');
-      next.failNext = { op: op(f.op, 'failNext'), status: f.status, count: count(f.count, 'failNext'), code: f.code as string | undefined };
+      next.failNext = { op: op(f.op, 'failNext'), status, count: count(f.count, 'failNext'), code: f.code as string | undefined };
     }
   }
   if (b.dropAfterCommit !== undefined) {

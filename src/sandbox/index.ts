@@ -55,6 +55,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (log.length > REQUEST_LOG_SIZE) log.shift();
     pipeline.handle(req, res);
   });
+  server.on('clientError', pipeline.clientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => {

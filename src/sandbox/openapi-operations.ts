@@ -1,6 +1,10 @@
 // What each operation of the API and of /_sandbox/ takes and returns, keyed by operationId (the
 // `op` of the route table); openapi.ts turns it into the OpenAPI description.
+import { LATEST_MS } from './clock.js';
 import { eventData, listOf, ref, s } from './openapi-schemas.js';
+import { RESTORE_EVENTS } from './routes/control.js';
+import { DESCRIPTION_MAX, EXPIRING_WITHIN_HOURS_MAX, PAGE_MAX, WEBHOOK_URL_PATTERNS } from './validate.js';
+import { MAX_BALANCE_USD } from './world.js';
 
 type Schema = Record<string, unknown>;
 
@@ -10,9 +14,26 @@ export interface OpDoc {
   description?: string;
   query?: [name: string, schema: Schema, description: string][];
   body?: Schema;
+  /** The body may be absent (then it is `{}`). */
+  bodyOptional?: boolean;
   ok: [status: number, schema: Schema];
+  /** Headers of the success answer beyond the common ones (components.headers). */
+  okHeaders?: string[];
   errors?: number[];
   headers?: [name: string, schema: Schema, description: string][];
+}
+
+/**
+ * allowedIps is required exactly for the no-auth protocol (http_noauth, or its alias inject) named
+ * by `field`; with `refusedOtherwise` a request naming another protocol must not send it.
+ */
+function allowedIpsExactlyForNoAuth(field: string, refusedOtherwise: boolean): Schema {
+  return {
+    if: { properties: { [field]: { enum: ['http_noauth', 'inject'] } }, required: [field] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+    then: { required: ['allowedIps'] },
+    ...(refusedOtherwise ? { else: { not: { required: ['allowedIps'] } } } : {}),
+  };
 }
 
 const q = (name: string, schema: Schema, description: string): [string, Schema, string] => [name, schema, description];
@@ -28,7 +49,7 @@ export const DOCS: Record<string, OpDoc> = {
     query: [
       q('day', s.int({ minimum: 1, maximum: 30, default: 1 }), 'last N days; ignored (not validated) when from or to is given'),
       q('from', s.dateTime(), 'default: 24 hours ago; a window over 30 days is clamped to the 30 days ending at to (not refused)'),
-      q('to', s.dateTime(), 'clamped to now'),
+      q('to', s.dateTime(), 'clamped to now; from must be earlier than to (400 otherwise)'),
     ],
     ok: [200, ref('Uptime')],
     errors: [400],
@@ -63,8 +84,8 @@ export const DOCS: Record<string, OpDoc> = {
       q('includeExpired', s.bool(), 'true adds expired units'),
       q('status', s.str({ enum: ['ACTIVE', 'EXPIRED', 'RELEASED'] }), 'exact filter'),
       q('poolId', s.str(), 'only units of this pool'),
-      q('expiringWithinHours', s.int({ minimum: 1 }), 'only units expiring within N hours'),
-      q('page', s.int({ minimum: 1, default: 1 }), '1-based page'),
+      q('expiringWithinHours', s.int({ minimum: 1, maximum: EXPIRING_WITHIN_HOURS_MAX }), 'only units expiring within N hours'),
+      q('page', s.int({ minimum: 1, maximum: PAGE_MAX, default: 1 }), '1-based page'),
       q('pageSize', s.int({ minimum: 1, maximum: 200, default: 50 }), 'items per page'),
     ],
     ok: [200, listOf(ref('Unit'), { pagination: ref('Pagination') })],
@@ -77,12 +98,12 @@ export const DOCS: Record<string, OpDoc> = {
       [
         'Idempotency-Key',
         s.str({ format: 'uuid' }),
-        'a retry within 24 hours replays the first successful answer; a duplicate still in flight gets 409 idempotency_in_flight; a failed attempt frees the key',
+        "Per API key, honoured 24 hours. A request with a key that already ran inside that window does not run again: it gets the key's result replayed, with the header Idempotent-Replayed: true. That result is the 201 (the same unit, no second debit), or a 503 upstream_unreachable: the engine ran and failed and the debit was refunded, and every retry with the key gets that 503 again (same status and body; error.requestId names the retry itself and equals its X-Request-Id). Use a new key to try the purchase again. A request refused before anything ran (400, 402, 404) stores nothing: the key stays free, so a retry after fixing the cause (a top-up) buys. A duplicate still in flight gets 409 idempotency_in_flight. After 24 hours the key is new.",
       ],
     ],
     body: s.obj(
       {
-        poolId: s.str(),
+        poolId: s.str({ minLength: 1 }),
         period: ref('Period'),
         protocol: ref('ProtocolInput'),
         credentials: ref('Credentials'),
@@ -91,27 +112,32 @@ export const DOCS: Record<string, OpDoc> = {
           items: s.str({ format: 'ipv4' }),
           minItems: 1,
           maxItems: 1,
-          description: 'required for http_noauth: exactly one IPv4',
+          description: 'required for http_noauth (or its alias inject), refused for the other protocols: exactly one IPv4',
         },
-        description: s.str(),
+        description: s.str({ maxLength: DESCRIPTION_MAX }),
       },
       ['poolId', 'period'],
+      { allOf: [allowedIpsExactlyForNoAuth('protocol', true)] },
     ),
     ok: [201, ref('Unit')],
+    okHeaders: ['Idempotent-Replayed'],
     errors: [400, 402, 404, 409, 503],
   },
   getUnit: { tag: 'units', summary: 'One unit', ok: [200, ref('Unit')], errors: [404] },
   modifyUnit: {
     tag: 'units',
     summary: 'Modify credentials, description or the allowedIps list (replacement)',
+    description:
+      'Every field is optional. A body naming none of them (empty or absent) modifies nothing: modified: false, no event. A body naming fields is applied, also when the unit already has those values: modified: true, and unit.modified fires exactly then. A 400 applies none of the fields. allowedIps applies only to http_noauth units, credentials only to the others (400 otherwise).',
     body: s.obj(
       {
         credentials: ref('Credentials'),
-        description: s.str({ maxLength: 500 }),
+        description: s.str({ maxLength: DESCRIPTION_MAX }),
         allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 100 },
       },
       [],
     ),
+    bodyOptional: true,
     ok: [200, s.obj({ proxyRef: s.str(), modified: s.bool() })],
     errors: [400, 404],
   },
@@ -131,7 +157,7 @@ export const DOCS: Record<string, OpDoc> = {
   swapUnit: {
     tag: 'units',
     summary: 'Move a unit to another pool; remaining time kept, free',
-    body: s.obj({ newPoolId: s.str() }),
+    body: s.obj({ newPoolId: s.str({ minLength: 1 }) }),
     ok: [
       200,
       s.obj({
@@ -154,9 +180,16 @@ export const DOCS: Record<string, OpDoc> = {
       {
         newProtocol: ref('ProtocolInput'),
         credentials: ref('Credentials'),
-        allowedIps: { type: 'array', items: s.str({ format: 'ipv4' }), minItems: 1, maxItems: 1 },
+        allowedIps: {
+          type: 'array',
+          items: s.str({ format: 'ipv4' }),
+          minItems: 1,
+          maxItems: 1,
+          description: 'required when newProtocol is http_noauth (or inject): exactly one IPv4; ignored otherwise',
+        },
       },
       ['newProtocol'],
+      { allOf: [allowedIpsExactlyForNoAuth('newProtocol', false)] },
     ),
     ok: [
       200,
@@ -186,8 +219,21 @@ export const DOCS: Record<string, OpDoc> = {
   getWebhook: { tag: 'webhooks', summary: 'Webhook configuration (with its secret)', ok: [200, ref('WebhookConfig')] },
   setWebhook: {
     tag: 'webhooks',
-    summary: 'Set the webhook URL (https; http only to 127.0.0.1/localhost in the sandbox); a new secret each time; null disables',
-    body: s.obj({ url: s.nullable('string', { format: 'uri' }) }),
+    summary:
+      'Set the webhook URL (https; plain http only to 127.0.0.1, localhost or [::1] in the sandbox); a new secret each time; null disables',
+    body: s.obj({
+      url: {
+        oneOf: [
+          s.str({ format: 'uri', pattern: WEBHOOK_URL_PATTERNS.https, description: 'an https:// URL (no user:password@)' }),
+          s.str({
+            format: 'uri',
+            pattern: WEBHOOK_URL_PATTERNS.loopbackHttp,
+            description: 'plain http:// only to 127.0.0.1, localhost or [::1]',
+          }),
+          { type: 'null', description: 'disables the webhook' },
+        ],
+      },
+    }),
     ok: [200, ref('WebhookConfig')],
     errors: [400],
   },
@@ -196,7 +242,7 @@ export const DOCS: Record<string, OpDoc> = {
     tag: 'webhooks',
     summary: 'Delivery log, newest first',
     query: [
-      q('page', s.int({ minimum: 1, default: 1 }), '1-based page'),
+      q('page', s.int({ minimum: 1, maximum: PAGE_MAX, default: 1 }), '1-based page'),
       q('pageSize', s.int({ minimum: 1, maximum: 100, default: 25 }), 'items per page'),
       q('status', s.str({ enum: ['PENDING', 'DELIVERED', 'FAILED'] }), 'exact filter'),
       q('event', s.str(), 'event name, e.g. unit.created'),
@@ -215,7 +261,7 @@ export const DOCS: Record<string, OpDoc> = {
     summary: 'Fire an event (operator events included) through the delivery pipeline',
     body: s.obj(
       {
-        event: s.str({ enum: Object.keys(eventData) }),
+        event: s.str({ enum: [...Object.keys(eventData), ...RESTORE_EVENTS] }),
         proxyRef: s.str(),
         poolId: s.str(),
         reason: s.str(),
@@ -230,7 +276,15 @@ export const DOCS: Record<string, OpDoc> = {
   sandboxAdvance: {
     tag: 'sandbox',
     summary: 'Move the sandbox clock forward; due webhook retries fire',
-    body: s.obj({ seconds: s.num({ minimum: 0 }) }),
+    description:
+      'The clock ends at 9999-12-31T23:59:59.999Z: seconds beyond what is left until then are refused with 400 and nothing moves. Near the end, a create or extend whose unit would expire after it is refused with 400 (its debit refunded).',
+    body: s.obj({
+      seconds: s.num({
+        minimum: 0,
+        maximum: Math.floor(LATEST_MS / 1000),
+        description: 'at most the seconds left until 9999-12-31T23:59:59.999Z',
+      }),
+    }),
     ok: [200, s.obj({ now: s.dateTime() })],
     errors: [400],
   },
@@ -255,7 +309,7 @@ export const DOCS: Record<string, OpDoc> = {
   sandboxSetBalance: {
     tag: 'sandbox',
     summary: 'Set the balance (a top-up)',
-    body: s.obj({ balanceUsd: s.num({ minimum: 0 }) }),
+    body: s.obj({ balanceUsd: s.num({ minimum: 0, maximum: MAX_BALANCE_USD }) }),
     ok: [200, s.obj({ balanceUsd: s.num() })],
     errors: [400],
   },
@@ -278,11 +332,12 @@ export const FAULTS_SCHEMA = s.obj(
 );
 
 export const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid request (invalid_json, validation_error, protocol_invalid, allowed_ips_invalid, webhook_url_invalid, idempotency_key_invalid)',
+  400: 'Invalid request (invalid_json, validation_error, protocol_invalid, allowed_ips_invalid, webhook_url_invalid, idempotency_key_invalid, invalid_content_type; malformed_request for bytes that are not HTTP/1.1, which also gets X-Request-Id)',
   401: 'Missing or invalid API key (invalid_api_key)',
   402: 'Balance below the price (insufficient_balance; `required` carries the amount)',
   403: 'Reseller mode disabled (reseller_disabled)',
   404: 'Not found (unit_not_found, pool_not_found, pool_not_available, not_found)',
+  405: 'Method not allowed on this path (method_not_allowed); the Allow header lists the methods it serves',
   409: 'Conflict (protocol_unchanged, idempotency_in_flight, webhook_not_configured)',
   429: 'Rate budget exhausted (rate_limited); wait Retry-After seconds',
   503: 'Upstream provisioning failed; the debit was refunded (upstream_unreachable)',

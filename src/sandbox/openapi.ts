@@ -26,9 +26,9 @@ function operation(op: string, params: string[], control: boolean): Schema {
     ...(d.description ? { description: d.description } : {}),
     tags: [d.tag],
     ...(parameters.length ? { parameters } : {}),
-    ...(d.body ? { requestBody: { required: true, content: { 'application/json': { schema: d.body } } } } : {}),
+    ...(d.body ? { requestBody: { required: !d.bodyOptional, content: { 'application/json': { schema: d.body } } } } : {}),
     responses: {
-      [String(d.ok[0])]: { description: 'Success', headers: headerRefs(), content: { 'application/json': { schema: d.ok[1] } } },
+      [String(d.ok[0])]: { description: 'Success', headers: headerRefs(d.okHeaders), content: { 'application/json': { schema: d.ok[1] } } },
       ...Object.fromEntries(errors.map((st) => [String(st), { $ref: `#/components/responses/E${st}` }])),
     },
   };
@@ -45,7 +45,7 @@ const PROXY_TEXT =
   'Addresses (info.x-proxyctl-sandbox.addresses): "per-pool" gives each pool its own 127.x.y.z (198.51.X.Y becomes 127.51.X.Y) and outgoing connections leave from it, so a target sees a distinct exit address per pool; "single" (an OS that binds 127.0.0.1 only) puts every unit on 127.0.0.1. ' +
   'socks5: SOCKS5 CONNECT with username/password (RFC 1928/1929), wrong credentials get auth status 0x01 and the connection closes. http: CONNECT and absolute-form requests with Basic Proxy-Authorization, 407 with Proxy-Authenticate when missing or wrong. http_noauth: admits only source addresses in allowedIps, 403 otherwise. ' +
   'Proxies connect to loopback destinations only (127.0.0.0/8, ::1, localhost); others get SOCKS reply 0x02 or HTTP 403. ' +
-  'A unit released, expired, downed (unit.down, server.down until unit.up/server.up) has its listening socket closed: connections are refused. Swap, extend of an expired unit, server.ip_changed and a restart with a state file listen again (a restart tries the same port and takes a new one, shown by the API, if it is taken). ' +
+  'A unit released, expired, downed (unit.down, server.down until unit.up/server.up) has its listening socket closed: connections are refused. A pool under server.down shows available: false and create and swap to it are refused (404) until server.up. Swap (also of a downed unit: it ends its unit.down), extend of an expired unit, server.ip_changed and a restart with a state file listen again (a restart tries the same port and takes a new one, shown by the API, if it is taken). ' +
   'Units sold past the --max-proxies limit carry the extension field proxied: false (absent otherwise) and nothing listens at their port. ' +
   'Bytes carried (both directions) are the unit usage (usedMb/todayMb/totalMb, 3 decimals) instead of generated figures. ' +
   'GET|POST /echo (no key) answers { sourceAddress, sourcePort, method, url, headers } as seen, without Authorization, Proxy-Authorization, X-API-Key and Cookie.';
@@ -103,7 +103,10 @@ export function buildOpenApi(
       tags: ['meta'],
       summary: 'This description (served without an API key so clients can discover operations)',
       security: [],
-      responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: s.obj({}, []) } } } },
+      responses: {
+        '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: s.obj({}, []) } } },
+        '405': { $ref: '#/components/responses/E405' },
+      },
     },
   };
   const webhooks = Object.fromEntries(
@@ -190,6 +193,10 @@ export function buildOpenApi(
         'X-RateLimit-Remaining': headerDoc('requests left in the window', s.int()),
         'X-RateLimit-Reset': headerDoc('unix seconds when the window resets', s.int()),
         'Retry-After': headerDoc('seconds to wait (429 only)', s.int()),
+        'Idempotent-Replayed': headerDoc(
+          'true on an answer replayed for an Idempotency-Key that already ran (a 201, or a refunded 503 upstream_unreachable)',
+          s.str({ const: 'true' }),
+        ),
       },
       responses: Object.fromEntries(
         Object.entries(ERROR_TEXT).map(([st, description]) => [

@@ -1,6 +1,7 @@
 // The request pipeline: request id and version headers, injected faults, authentication, the two
 // rate budgets, routing (method-strict), body parsing, the handler, and the error envelope.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { defaultFaultCode, opMatches, parseFaults, type Faults } from './faults.js';
 import {
@@ -62,8 +63,12 @@ export class RequestPipeline {
     return { status: 200, body: this.faults.current };
   }
 
+  private nextRequestId(): string {
+    return `${this.idPrefix}${(++this.seq).toString(36).padStart(6, '0')}`;
+  }
+
   handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const requestId = `${this.idPrefix}${(++this.seq).toString(36).padStart(6, '0')}`;
+    const requestId = this.nextRequestId();
     const headers: Record<string, string | number> = { 'x-request-id': requestId, 'x-api-version': API_VERSION };
     this.process(req, res, requestId, headers).catch((e: unknown) => {
       const f = e instanceof ApiFailure ? e : new ApiFailure(500, 'internal_error', 'the sandbox hit an unexpected error');
@@ -72,6 +77,39 @@ export class RequestPipeline {
       Object.assign(headers, f.extra.headers ?? {});
       sendJson(res, f.status, errorBody(f, requestId), headers);
     });
+  };
+
+  /**
+   * A request Node's HTTP parser rejects (malformed request line or headers, headers too large)
+   * never reaches `handle`: it is answered here, with the headers and the error envelope every
+   * response carries, and the connection closed.
+   */
+  clientError = (err: Error & { code?: string }, socket: Duplex): void => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const requestId = this.nextRequestId();
+    const f =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiFailure(431, 'headers_too_large', 'the request headers are too large')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ApiFailure(408, 'request_timeout', 'the request was not received in time')
+          : new ApiFailure(400, 'malformed_request', `the request is not valid HTTP/1.1 (${err.code ?? err.message})`);
+    const body = JSON.stringify(errorBody(f, requestId));
+    const b = this.general.peek('');
+    const head = [
+      `HTTP/1.1 ${f.status} ${STATUS_CODES[f.status] ?? 'Error'}`,
+      `x-request-id: ${requestId}`,
+      `x-api-version: ${API_VERSION}`,
+      `x-ratelimit-limit: ${b.limit}`,
+      `x-ratelimit-remaining: ${b.remaining}`,
+      `x-ratelimit-reset: ${b.reset}`,
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      'connection: close',
+    ];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   };
 
   private rateHeaders(headers: Record<string, string | number>, b: Budget): void {
@@ -105,7 +143,12 @@ export class RequestPipeline {
     this.rateHeaders(headers, this.general.peek(key ?? ''));
     if (!isApi && !isControl) throw new ApiFailure(404, 'not_found', `no such path: ${method} ${path}`);
 
-    if (isApi && path === OPENAPI_PATH && method === 'GET') {
+    if (isApi && path.split('/').filter(Boolean).join('/') === OPENAPI_PATH.slice(1)) {
+      // Like every path, a wrong method is 405 with Allow (before the key: this path needs none).
+      if (method !== 'GET' && method !== 'HEAD') {
+        headers.allow = 'GET';
+        throw new ApiFailure(405, 'method_not_allowed', `${method} is not allowed on ${path}; allowed: GET`);
+      }
       // Served without a key so clients can discover the operations before login.
       this.openapiText ??= JSON.stringify(
         buildOpenApi(this.w.o.altPaths, { proxies: this.w.o.proxies, perPoolAddresses: this.w.proxies?.perPool ?? false }),

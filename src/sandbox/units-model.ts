@@ -1,6 +1,7 @@
 // Unit status, the public Unit shape, and lookups shared by the unit handlers.
-import { ApiFailure, unitNotFound } from './http.js';
-import type { PoolRecord } from './catalogue.js';
+import { ApiFailure, badRequest, unitNotFound } from './http.js';
+import { PERIOD_SECONDS, type Period, type PoolRecord } from './catalogue.js';
+import { LATEST_MS } from './clock.js';
 import { randomToken } from './random.js';
 import type { UnitRecord } from './state.js';
 import type { Credentials } from './validate.js';
@@ -58,6 +59,8 @@ export function availablePool(w: World, poolId: unknown, code: 'pool_not_availab
   const p = typeof poolId === 'string' ? w.poolById.get(poolId) : undefined;
   if (!p) throw new ApiFailure(404, code, `pool ${String(poolId)} does not exist`);
   if (!p.available) throw new ApiFailure(404, code, `pool ${p.poolId} is not available right now`);
+  // A unit placed there would not listen: the answer would name an address that refuses.
+  if (w.poolDown(p.poolId)) throw new ApiFailure(404, code, `pool ${p.poolId} is down (server.down) right now`);
   return p;
 }
 
@@ -75,11 +78,13 @@ export function generatedCredentials(w: World): Credentials {
 }
 
 /**
- * Debits, runs the engine, refunds on failure: the order of effects of spec §4.3. On success the
- * debit is still held (see World.hold): the caller applies its effect, calls `w.settle(price)` and
- * persists both in one write.
+ * The order of effects of spec §4.3: debits, runs the engine, and then `apply`s the purchase (the
+ * unit, or its extension). A failure at any point after the debit (the engine, or `apply`
+ * refusing) refunds it, so no request debits without a unit or an extension; `apply` checks what
+ * can fail before it changes anything. The debit is held (see World.hold) until `apply` returns:
+ * then it is settled, and the caller persists it with its effect in one write.
  */
-export async function chargeAndRun(w: World, price: number, poolId: string): Promise<void> {
+export async function purchase<T>(w: World, price: number, poolId: string, apply: () => T | Promise<T>): Promise<T> {
   if (w.state.balanceUsd < price) {
     throw new ApiFailure(
       402,
@@ -89,14 +94,32 @@ export async function chargeAndRun(w: World, price: number, poolId: string): Pro
     );
   }
   w.hold(price);
-  await w.engineDelay();
-  if (w.engineFails(poolId)) {
+  let result: T;
+  try {
+    await w.engineDelay();
+    if (w.engineFails(poolId)) {
+      throw new ApiFailure(
+        503,
+        'upstream_unreachable',
+        `the provisioning engine could not reach the provider of pool ${poolId}; the ${price.toFixed(2)} USD debit was refunded`,
+      );
+    }
+    result = await apply();
+  } catch (e) {
     w.refund(price);
     w.persist();
-    throw new ApiFailure(
-      503,
-      'upstream_unreachable',
-      `the provisioning engine could not reach the provider of pool ${poolId}; the ${price.toFixed(2)} USD debit was refunded`,
-    );
+    throw e;
   }
+  w.settle(price);
+  return result;
+}
+
+/** When a unit bought or extended for `period` from `start` expires: never past the clock's end. */
+export function expiryAfter(start: number, period: Period): number {
+  const expiresAt = start + PERIOD_SECONDS[period] * 1000;
+  if (expiresAt > LATEST_MS)
+    throw badRequest(
+      `a ${period} unit from ${new Date(start).toISOString()} would expire after ${new Date(LATEST_MS).toISOString()}, the last time the sandbox keeps`,
+    );
+  return expiresAt;
 }

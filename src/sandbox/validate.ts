@@ -33,7 +33,9 @@ export function parseProtocol(v: unknown, field: string): Protocol {
   return v as Protocol;
 }
 
-const USERNAME_RE = /^[^\s:@]{3,32}$/;
+// Lengths count characters (Unicode code points) as JSON Schema's minLength/maxLength do: the
+// `u` flag makes each quantifier count code points, not UTF-16 halves.
+const USERNAME_RE = /^[^\s:@]{3,32}$/u;
 
 export function validUsername(v: unknown): v is string {
   return typeof v === 'string' && USERNAME_RE.test(v);
@@ -45,9 +47,9 @@ export function parseCredentials(v: unknown, field = 'credentials'): Credentials
   const { username, password } = v as Record<string, unknown>;
   // The spec sets no rules for custom credentials; only what would break the
   // ip:port:username:password connection string (or a login) is refused.
-  if (typeof username !== 'string' || !/^[^\s:@]{1,64}$/.test(username))
+  if (typeof username !== 'string' || !/^[^\s:@]{1,64}$/u.test(username))
     throw badRequest(`${field}.username must be 1 to 64 characters without spaces, ':' or '@'`);
-  if (typeof password !== 'string' || !/^[^\s:]{1,64}$/.test(password)) {
+  if (typeof password !== 'string' || !/^[^\s:]{1,64}$/u.test(password)) {
     throw badRequest(`${field}.password must be 1 to 64 characters without spaces or ':'`);
   }
   return { username, password };
@@ -64,10 +66,15 @@ export function parseAllowedIps(v: unknown, field: string, min: number, max: num
   return [...new Set(v as string[])];
 }
 
-export function optionalString(obj: Record<string, unknown>, field: string): string | undefined {
-  const v = obj[field];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw badRequest(`${field} must be a string`);
+export const DESCRIPTION_MAX = 500;
+
+/** Characters as JSON Schema counts them (Unicode code points): an emoji is one, not two. */
+const charCount = (s: string): number => [...s].length;
+
+/** A unit's description: a string of at most DESCRIPTION_MAX characters. */
+export function parseDescription(v: unknown): string {
+  if (typeof v !== 'string' || charCount(v) > DESCRIPTION_MAX)
+    throw badRequest(`description must be a string of at most ${DESCRIPTION_MAX} characters`);
   return v;
 }
 
@@ -94,5 +101,18 @@ export function queryEnum<T extends string>(q: URLSearchParams, name: string, al
     throw badRequest(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
   return raw as T;
 }
+
+/** Upper bounds of the list queries (openapi.json states them as `maximum`). */
+export const PAGE_MAX = Number.MAX_SAFE_INTEGER;
+export const EXPIRING_WITHIN_HOURS_MAX = 1_000_000;
+
+/**
+ * Webhook URLs, as openapi.json states them (JSON Schema patterns, case-insensitive by hand):
+ * https anywhere; plain http only to this machine (127.0.0.1, localhost, [::1]). No user:password@.
+ */
+export const WEBHOOK_URL_PATTERNS = {
+  https: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@\\s]+([/?#]\\S*)?$',
+  loopbackHttp: '^[Hh][Tt][Tt][Pp]://(127\\.0\\.0\\.1|[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|\\[::1\\])(:[0-9]{1,5})?([/?#]\\S*)?$',
+} as const;
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

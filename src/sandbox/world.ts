@@ -66,6 +66,9 @@ export type ResolvedOptions = Required<Omit<SandboxOptions, 'failPool' | 'stateF
 
 const dropLog = (): void => undefined;
 
+/** The largest balance the sandbox keeps to the cent (POST /_sandbox/balance, --balance). */
+export const MAX_BALANCE_USD = 1_000_000_000_000;
+
 export const DEFAULT_API_KEY = 'sk_sandbox_main_0000000000000000';
 export const DEFAULT_DISABLED_API_KEY = 'sk_sandbox_disabled_0000000000000000';
 
@@ -96,7 +99,7 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
   };
   const bad = (m: string) => new RangeError(`sandbox option ${m}`);
   if (r.apiKey === r.disabledApiKey) throw bad('apiKey and disabledApiKey must differ');
-  if (!(r.balance >= 0)) throw bad('balance must be >= 0');
+  if (!(r.balance >= 0 && r.balance <= MAX_BALANCE_USD)) throw bad(`balance must be from 0 to ${MAX_BALANCE_USD}`);
   if (!(r.discountPercent >= 0 && r.discountPercent < 100)) throw bad('discountPercent must be in [0, 100)');
   if (!(r.rateLimit >= 1) || !(r.uptimeRateLimit >= 1)) throw bad('rate limits must be >= 1');
   if (!(r.rateWindowSeconds > 0)) throw bad('rateWindowSeconds must be > 0');
@@ -188,6 +191,11 @@ export class World {
   credit(amount: number): void {
     this.state.balanceUsd = round2(this.state.balanceUsd + amount);
     if (this.state.balanceUsd >= this.o.balanceLowThreshold) this.state.balanceLowFired = false;
+  }
+
+  /** Flagged down by `trigger server.down` until `server.up`: shown unavailable, its units refuse. */
+  poolDown(poolId: string): boolean {
+    return (this.state.poolsDown ?? []).includes(poolId);
   }
 
   /** Whether the provisioning engine fails this time (the configured pool, or the failure rate). */

@@ -1,8 +1,9 @@
 // Spec §1 headers, §5 authentication, §7 error envelope, unknown paths and strict methods.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { apiRoutes } from '../../src/sandbox/routes/index.js';
-import { call, errorOf, startFastSandbox } from '../helpers/index.js';
+import { call, errorOf, PREFIX, startFastSandbox } from '../helpers/index.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -162,5 +163,54 @@ describe('errors and routing (§7)', () => {
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe('3.1.0');
     expect(r.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('openapi.json refuses other methods with 405 and Allow: GET, like every path (with or without a key)', async () => {
+    for (const key of [undefined, null]) {
+      for (const m of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        const r = await call(sb, m, '/openapi.json', { key, body: m === 'DELETE' ? undefined : {} });
+        expect(r.status, `${m} ${String(key)}`).toBe(405);
+        expect(r.headers.get('allow')).toBe('GET');
+        expect(errorOf(r)).toMatchObject({ code: 'method_not_allowed', type: 'invalid_request_error' });
+      }
+    }
+    const head = await call(sb, 'HEAD', '/openapi.json', { key: null });
+    expect([head.status, head.text]).toEqual([200, '']);
+    expect((await call(sb, 'GET', '/openapi.json/', { key: null })).body.openapi).toBe('3.1.0');
+  });
+});
+
+describe("a request Node's HTTP parser rejects (§1: every response carries X-Request-Id)", () => {
+  /** Sends raw bytes and reads the answer until the server closes. */
+  function raw(bytes: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const sock = connect(sb.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      sock.on('data', (c: Buffer) => chunks.push(c));
+      sock.on('error', reject);
+      sock.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      sock.end(bytes);
+    });
+  }
+  const parse = (text: string) => {
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
+  };
+
+  it.each([
+    ['a malformed header line', `GET ${PREFIX}/me HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n`, 400, 'malformed_request'],
+    ['a malformed request line', 'GET\r\n\r\n', 400, 'malformed_request'],
+    ['headers over the limit', `GET ${PREFIX}/me HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(70_000)}\r\n\r\n`, 431, 'headers_too_large'],
+  ])('%s: the error envelope with X-Request-Id, X-API-Version and the rate headers', async (_label, bytes, status, code) => {
+    const r = parse(await raw(bytes));
+    expect(r.status).toBe(status);
+    expect(r.headers['x-request-id']).toMatch(/^req_/);
+    expect(r.headers['x-api-version']).toBe('1.0.0');
+    expect(r.headers['x-ratelimit-limit']).toBe('1000');
+    expect(r.body).toEqual({
+      error: { type: 'invalid_request_error', code, message: expect.any(String), requestId: r.headers['x-request-id'] },
+    });
   });
 });

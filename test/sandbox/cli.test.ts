@@ -61,6 +61,12 @@ describe('proxyctl sandbox', () => {
     expect(r.stderr).toContain('--port');
   });
 
+  it('a starting balance the sandbox cannot keep to the cent is a usage error (exit 2), not a null balance', async () => {
+    const r = await proxyctl(['sandbox', '--port', '0', '--balance', '1e308'], { home });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('balance must be from 0 to 1000000000000');
+  });
+
   it('trigger without a base URL is a usage error', async () => {
     const r = await proxyctl(['sandbox', 'trigger', 'unit.down'], { home });
     expect(r.exitCode).toBe(2);

@@ -159,3 +159,87 @@ describe('clock', () => {
     expect(s.deliveries.length).toBeGreaterThan(0);
   });
 });
+
+describe('control inputs cannot corrupt it; no request debits without a unit or an extension', () => {
+  const money = async (s: Sandbox) => {
+    const st = (await call(s, 'GET', '/_sandbox/state')).body;
+    return { balanceUsd: st.balanceUsd, units: st.units.length, inFlightPurchases: st.inFlightPurchases };
+  };
+
+  it('an advance past the end of the clock is refused with 400 and moves nothing', async () => {
+    const own = await startFastSandbox();
+    try {
+      const { now } = (await call(own, 'GET', '/_sandbox/state')).body;
+      for (const seconds of [1e308, 253402300800, Number.MAX_VALUE]) {
+        const r = await call(own, 'POST', '/_sandbox/advance', { body: { seconds } });
+        expect([r.status, errorOf(r).code]).toEqual([400, 'validation_error']);
+      }
+      expect(Date.parse((await call(own, 'GET', '/_sandbox/state')).body.now) - Date.parse(now)).toBeLessThan(60_000);
+      const before = (await call(own, 'GET', '/account')).body.balanceUsd;
+      const u = await buy(own, { period: '3h' });
+      expect(u.status).toBe(201);
+      expect((await call(own, 'POST', `/units/${u.body.proxyRef}/extend`, { body: { period: '3h' } })).status).toBe(200);
+      const p = (await call(own, 'GET', '/prices')).body.prices;
+      expect((await call(own, 'GET', '/account')).body.balanceUsd).toBe(Math.round((before - 2 * p['3h']) * 100) / 100);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('at the end of the clock a create or extend that would expire after it is refused and refunded', async () => {
+    const own = await startFastSandbox();
+    try {
+      const u = (await buy(own, { period: '3h' })).body;
+      const max = Math.floor(
+        (Date.UTC(9999, 11, 31, 23, 59, 59, 999) - Date.parse((await call(own, 'GET', '/_sandbox/state')).body.now)) / 1000,
+      );
+      const r = await call(own, 'POST', '/_sandbox/advance', { body: { seconds: max - 4 * 3600 } });
+      expect(r.status).toBe(200);
+      expect(r.body.now).toMatch(/^9999-12-31T(19|20):/);
+      const before = await money(own);
+      const made = await buy(own, { period: '24h' });
+      expect([made.status, errorOf(made).code]).toEqual([400, 'validation_error']);
+      const ext = await call(own, 'POST', `/units/${u.proxyRef}/extend`, { body: { period: '24h' } });
+      expect([ext.status, errorOf(ext).code]).toEqual([400, 'validation_error']);
+      expect(await money(own)).toEqual(before);
+      // Every read still answers, and a period that fits is still sold.
+      expect((await call(own, 'GET', '/units?includeExpired=true')).status).toBe(200);
+      expect((await call(own, 'GET', `/units/${u.proxyRef}`)).body.status).toBe('EXPIRED');
+      expect((await call(own, 'POST', `/units/${u.proxyRef}/extend`, { body: { period: '3h' } })).status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a balance out of range is refused with 400 and the balance stays', async () => {
+    const own = await startFastSandbox();
+    try {
+      await call(own, 'POST', '/_sandbox/balance', { body: { balanceUsd: 250 } });
+      for (const balanceUsd of [1e308, 1e12 + 1, -1]) {
+        const r = await call(own, 'POST', '/_sandbox/balance', { body: { balanceUsd } });
+        expect([r.status, errorOf(r).code]).toEqual([400, 'validation_error']);
+      }
+      expect((await call(own, 'GET', '/account')).body.balanceUsd).toBe(250);
+      expect((await call(own, 'POST', '/_sandbox/balance', { body: { balanceUsd: 1e12 } })).body).toEqual({ balanceUsd: 1e12 });
+      expect((await call(own, 'GET', '/account')).body.balanceUsd).toBe(1e12);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a create refused after the balance check (a bad description) leaves no debit', async () => {
+    const before = await money(sb);
+    const r = await buy(sb, { period: '3h', description: 5 });
+    expect([r.status, errorOf(r).code]).toEqual([400, 'validation_error']);
+    expect(await money(sb)).toEqual(before);
+  });
+
+  it('an injected fault status must be a whole HTTP error status', async () => {
+    const armed = (await call(sb, 'GET', '/_sandbox/faults')).body;
+    for (const status of [450.5, 399, 600]) {
+      const r = await call(sb, 'POST', '/_sandbox/faults', { body: { failNext: { status, count: 1 } } });
+      expect([r.status, errorOf(r).code]).toEqual([400, 'validation_error']);
+    }
+    expect((await call(sb, 'GET', '/_sandbox/faults')).body).toEqual(armed);
+  });
+});

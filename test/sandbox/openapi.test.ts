@@ -1,9 +1,12 @@
 // The served OpenAPI description: valid OpenAPI 3.1 by a third-party validator, every served
 // operation described with an operationId, and --alt-paths moves the three unshown operations.
+import { randomUUID } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { call, startFastSandbox } from '../helpers/index.js';
+import { buy, call, startFastSandbox } from '../helpers/index.js';
 
 let sb: Sandbox;
 let alt: Sandbox;
@@ -90,5 +93,105 @@ describe('openapi.json', () => {
     });
     expect((await call(alt, 'PUT', '/me/proxy-username', { body: { proxyUsername: 'x' } })).status).toBe(404);
     expect((await call(alt, 'POST', '/webhook/send-test')).status).toBe(409);
+  });
+});
+
+describe('openapi.json states every rule the server enforces', () => {
+  // The document, dereferenced, and a JSON Schema 2020-12 validator (OpenAPI 3.1's dialect).
+  type Op = { parameters?: { name: string; in: string; schema: object }[]; requestBody?: { content: Record<string, { schema: object }> } };
+  let ops: Record<string, Op & { path: string; method: string }>;
+  let ajv: Ajv2020;
+  let own: Sandbox;
+  beforeAll(async () => {
+    own = await startFastSandbox({ rateLimit: 1000 });
+    const doc = (await SwaggerParser.dereference(structuredClone(await fetchDoc(own)) as never)) as unknown as {
+      paths: Record<string, Record<string, Op & { operationId: string }>>;
+    };
+    ops = {};
+    for (const [path, byMethod] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(byMethod)) ops[op.operationId] = { ...op, path, method: method.toUpperCase() };
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addFormat('ipv4', (v: string) => isIPv4(v));
+    ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+    ajv.addFormat('uri', (v: string) => URL.canParse(v));
+    ajv.addFormat('date-time', (v: string) => !Number.isNaN(Date.parse(v)));
+  });
+  afterAll(() => own.close());
+
+  /** Whether the document accepts this body (or query) for the operation. */
+  const docAccepts = (op: string, o: { body?: unknown; query?: Record<string, string> }): boolean => {
+    const d = ops[op]!;
+    if (o.body !== undefined && !ajv.validate(d.requestBody!.content['application/json']!.schema, o.body)) return false;
+    for (const [name, raw] of Object.entries(o.query ?? {})) {
+      const p = d.parameters!.find((x) => x.in === 'query' && x.name === name)!;
+      const value = (p.schema as { type?: string }).type === 'integer' ? Number(raw) : raw;
+      if (!ajv.validate(p.schema, value)) return false;
+    }
+    return true;
+  };
+  /** What the server answers to the same request. */
+  const send = async (op: string, o: { body?: unknown; query?: Record<string, string> }, ref = 'PRX-1') => {
+    const d = ops[op]!;
+    const path = d.path.replace('{proxyRef}', ref) + (o.query ? `?${new URLSearchParams(o.query)}` : '');
+    return (await call(own, d.method, path, { body: o.body })).status;
+  };
+  const emoji = (n: number) => '\u{1F600}'.repeat(n);
+
+  it('what the document refuses, the server refuses with 400; what it accepts, the server accepts', async () => {
+    const sock = (await buy(own, { poolId: 'US-11', period: '7d' })).body.proxyRef;
+    const buyBody = { poolId: 'US-11', period: '3h' };
+    const cases: [op: string, req: { body?: unknown; query?: Record<string, string> }, accepted: boolean][] = [
+      ['createUnit', { body: { ...buyBody, poolId: '' } }, false],
+      ['createUnit', { body: { ...buyBody, protocol: 'http_noauth' } }, false],
+      ['createUnit', { body: { ...buyBody, protocol: 'inject' } }, false],
+      ['createUnit', { body: { ...buyBody, protocol: 'socks5', allowedIps: ['127.0.0.1'] } }, false],
+      ['createUnit', { body: { ...buyBody, allowedIps: ['127.0.0.1'] } }, false],
+      ['createUnit', { body: { ...buyBody, description: emoji(501) } }, false],
+      ['createUnit', { body: { ...buyBody, credentials: { username: emoji(65), password: 'pw1' } } }, false],
+      ['createUnit', { body: { ...buyBody, protocol: 'inject', allowedIps: ['127.0.0.1'], description: emoji(500) } }, true],
+      ['swapUnit', { body: { newPoolId: '' } }, false],
+      ['changeUnitProtocol', { body: { newProtocol: 'http_noauth' } }, false],
+      ['changeUnitProtocol', { body: { newProtocol: 'inject', allowedIps: [] } }, false],
+      ['listUnits', { query: { expiringWithinHours: '1000001' } }, false],
+      ['listUnits', { query: { expiringWithinHours: '1000000' } }, true],
+      ['listUnits', { query: { page: '9007199254740992' } }, false],
+      ['listUnits', { query: { page: '9007199254740991' } }, true],
+      ['listWebhookDeliveries', { query: { page: '9007199254740992' } }, false],
+      ['setWebhook', { body: { url: 'http://hooks.example.com/x' } }, false],
+      ['setWebhook', { body: { url: 'http://127.0.0.2/x' } }, false],
+      ['setWebhook', { body: { url: 'https://user:pw@hooks.example.com/x' } }, false],
+      ['setWebhook', { body: { url: 'ftp://127.0.0.1/x' } }, false],
+      ['setWebhook', { body: { url: 'http://localhost:8080/hook' } }, true],
+      ['setWebhook', { body: { url: 'HTTPS://hooks.example.com/x?a=1' } }, true],
+      ['setProxyUsername', { body: { proxyUsername: emoji(2) } }, false],
+      ['setProxyUsername', { body: { proxyUsername: emoji(17) } }, true],
+      ['setProxyUsername', { body: { proxyUsername: null } }, true],
+      ['sandboxAdvance', { body: { seconds: 1e308 } }, false],
+      ['sandboxSetBalance', { body: { balanceUsd: 1e308 } }, false],
+    ];
+    for (const [op, req, accepted] of cases) {
+      const label = `${op} ${JSON.stringify(req).slice(0, 90)}`;
+      expect(docAccepts(op, req), `the document, ${label}`).toBe(accepted);
+      const status = await send(op, req, sock);
+      if (accepted) expect(status, `the server, ${label}`).toBeLessThan(300);
+      else expect(status, `the server, ${label}`).toBe(400);
+    }
+  });
+
+  it('says that a failed create retried with its key replays the failure (it does not free the key)', async () => {
+    const key = ops.createUnit!.parameters!.find((p) => p.name === 'Idempotency-Key') as unknown as { description: string };
+    expect(key.description).not.toMatch(/a failed attempt frees the key/);
+    expect(key.description).toMatch(/503 upstream_unreachable/);
+    expect(key.description).toMatch(/Idempotent-Replayed: true/);
+    const replayed = await startFastSandbox({ failPool: 'DE-11' });
+    try {
+      const id = randomUUID();
+      const first = await call(replayed, 'POST', '/units', { body: { poolId: 'DE-11', period: '3h' }, headers: { 'idempotency-key': id } });
+      const again = await call(replayed, 'POST', '/units', { body: { poolId: 'DE-11', period: '3h' }, headers: { 'idempotency-key': id } });
+      expect([first.status, again.status, again.headers.get('idempotent-replayed')]).toEqual([503, 503, 'true']);
+      expect(again.body.error).toEqual({ ...first.body.error, requestId: again.headers.get('x-request-id') });
+    } finally {
+      await replayed.close();
+    }
   });
 });

@@ -85,6 +85,36 @@ describe('the API drives the listener', () => {
     expect((await viaSocks(r.body, t.echo)).body.sourceAddress).toBe(r.body.ip);
   });
 
+  it('a unit downed by unit.down listens at the address its swap answers (the self-healing recipe)', async () => {
+    const u = (await buy(t.sb, { poolId: 'US-11' })).body;
+    await trigger({ event: 'unit.down', proxyRef: u.proxyRef });
+    expect(await tcpProbe(u)).toBe('ECONNREFUSED');
+    const r = await call(t.sb, 'POST', `/units/${u.proxyRef}/swap`, { body: { newPoolId: 'FR-11' } });
+    expect(r.status).toBe(200);
+    expect(await unit(u.proxyRef)).toMatchObject({ ip: r.body.ip, port: r.body.port });
+    expect((await viaSocks(r.body, t.echo)).body.sourceAddress).toBe(r.body.ip);
+  });
+
+  it('a pool flagged down by server.down is unavailable: no create or swap answers an address there', async () => {
+    const u = (await buy(t.sb, { poolId: 'US-11' })).body;
+    await trigger({ event: 'server.down', poolId: 'DE-11' });
+    const before = (await call(t.sb, 'GET', '/account')).body.balanceUsd;
+    expect((await call(t.sb, 'GET', '/pools/DE-11')).body.available).toBe(false);
+    expect((await call(t.sb, 'GET', '/pools?country=DE')).body.data.find((p: { poolId: string }) => p.poolId === 'DE-11').available).toBe(
+      false,
+    );
+    const swap = await call(t.sb, 'POST', `/units/${u.proxyRef}/swap`, { body: { newPoolId: 'DE-11' } });
+    expect([swap.status, swap.body.error.code]).toEqual([404, 'pool_not_found']);
+    const made = await buy(t.sb, { poolId: 'DE-11' });
+    expect([made.status, made.body.error.code]).toEqual([404, 'pool_not_available']);
+    expect((await call(t.sb, 'GET', '/account')).body.balanceUsd).toBe(before);
+    expect((await viaSocks(await unit(u.proxyRef), t.echo)).status).toBe(200);
+    await trigger({ event: 'server.up', poolId: 'DE-11' });
+    expect((await call(t.sb, 'GET', '/pools/DE-11')).body.available).toBe(true);
+    const moved = await call(t.sb, 'POST', `/units/${u.proxyRef}/swap`, { body: { newPoolId: 'DE-11' } });
+    expect((await viaSocks(moved.body, t.echo)).body.sourceAddress).toBe(moved.body.ip);
+  });
+
   it('change-protocol switches what the port speaks', async () => {
     const u = (await buy(t.sb)).body;
     await call(t.sb, 'POST', `/units/${u.proxyRef}/change-protocol`, { body: { newProtocol: 'http' } });

@@ -2,7 +2,7 @@
 // the money rules of §1 (debit first, automatic refund, no refund on release).
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { buy, call, errorOf, startFastSandbox } from '../helpers/index.js';
+import { buy, call, errorOf, startFastSandbox, startWebhookSink } from '../helpers/index.js';
 
 let sb: Sandbox;
 const balance = async () => (await call(sb, 'GET', '/account')).body.balanceUsd as number;
@@ -194,7 +194,80 @@ describe('list, get, expiry', () => {
   });
 });
 
+describe('lengths count characters (code points), as the schema does', () => {
+  const emoji = (n: number) => '\u{1F600}'.repeat(n);
+  // Its own sandbox: the file's shared one has a request budget to keep.
+  let own: Sandbox;
+  beforeAll(async () => {
+    own = await startFastSandbox();
+  });
+  afterAll(() => own.close());
+
+  it('the fixed proxy username: 3 to 32 characters', async () => {
+    onTestFinished(async () => {
+      await call(own, 'PUT', '/me/proxy-username', { body: { proxyUsername: null } });
+    });
+    for (const [n, status] of [
+      [2, 400],
+      [3, 200],
+      [17, 200],
+      [32, 200],
+      [33, 400],
+    ] as const) {
+      const r = await call(own, 'PUT', '/me/proxy-username', { body: { proxyUsername: emoji(n) } });
+      expect(r.status, `${n} emoji`).toBe(status);
+    }
+  });
+
+  it('credentials: 1 to 64 characters; a description: at most 500, on create as on PATCH', async () => {
+    const ok = await buy(own, { credentials: { username: emoji(64), password: emoji(64) }, description: emoji(500) });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ credentials: { username: emoji(64), password: emoji(64) }, description: emoji(500) });
+    for (const body of [
+      { credentials: { username: emoji(65), password: 'pw123456' } },
+      { credentials: { username: 'user123', password: emoji(65) } },
+      { description: emoji(501) },
+    ]) {
+      expect(errorOf(await buy(own, body)).code, JSON.stringify(body).slice(0, 60)).toBe('validation_error');
+      expect(errorOf(await call(own, 'PATCH', `/units/${ok.body.proxyRef}`, { body })).code).toBe('validation_error');
+    }
+    expect((await call(own, 'PATCH', `/units/${ok.body.proxyRef}`, { body: { description: emoji(499) } })).body.modified).toBe(true);
+  });
+});
+
 describe('modify, release', () => {
+  it('PATCH answers modified: true exactly when unit.modified fires; an empty body modifies nothing', async () => {
+    const rx = await startWebhookSink();
+    onTestFinished(async () => {
+      await call(sb, 'DELETE', '/webhook');
+      await sb.deliveriesIdle();
+      await rx.close();
+    });
+    await call(sb, 'PATCH', '/webhook', { body: { url: rx.url } });
+    const u = (await buy(sb)).body;
+    const modifiedEvents = () =>
+      (sb.state().deliveries as { event: string; payload: string }[]).filter(
+        (d) => d.event === 'unit.modified' && JSON.parse(d.payload).data.proxyRef === u.proxyRef,
+      ).length;
+    const patch = (o: { body?: unknown; rawBody?: string }) => call(sb, 'PATCH', `/units/${u.proxyRef}`, o);
+    // Nothing to modify: an empty object, no body at all, only fields that name nothing.
+    for (const o of [{ body: {} }, {}, { body: { credentials: null } }]) {
+      const r = await patch(o);
+      expect([r.status, r.body]).toEqual([200, { proxyRef: u.proxyRef, modified: false }]);
+    }
+    expect(modifiedEvents()).toBe(0);
+    expect((await patch({ body: { description: 'shop #9' } })).body).toEqual({ proxyRef: u.proxyRef, modified: true });
+    expect(modifiedEvents()).toBe(1);
+    // The same values again: applied (a repeated modify is not a failure), so it fires too.
+    expect((await patch({ body: { description: 'shop #9' } })).body).toEqual({ proxyRef: u.proxyRef, modified: true });
+    expect(modifiedEvents()).toBe(2);
+    // A refused PATCH applies none of its fields.
+    const bad = await patch({ body: { credentials: { username: 'other1', password: 'pw123456' }, description: 'x'.repeat(501) } });
+    expect(errorOf(bad).code).toBe('validation_error');
+    expect((await call(sb, 'GET', `/units/${u.proxyRef}`)).body).toMatchObject({ credentials: u.credentials, description: 'shop #9' });
+    expect(modifiedEvents()).toBe(2);
+  });
+
   it('PATCH changes credentials and description, and answers modified: true for a valid no-op too', async () => {
     const u = (await buy(sb)).body;
     let r = await call(sb, 'PATCH', `/units/${u.proxyRef}`, {

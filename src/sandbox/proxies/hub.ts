@@ -73,9 +73,7 @@ export class ProxyHub implements Proxies {
 
   /** Whether a unit should accept connections now. */
   private wanted(u: UnitRecord): boolean {
-    return (
-      unitStatus(u, this.w.clock.now()) === 'ACTIVE' && u.proxied === true && !u.down && !(this.w.state.poolsDown ?? []).includes(u.poolId)
-    );
+    return unitStatus(u, this.w.clock.now()) === 'ACTIVE' && u.proxied === true && !u.down && !this.w.poolDown(u.poolId);
   }
 
   /**

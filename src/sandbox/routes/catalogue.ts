@@ -1,7 +1,13 @@
 // Prices, pools, providers, countries and states (spec §4.2).
-import { COUNTRY_NAMES, publicPool } from '../catalogue.js';
+import { COUNTRY_NAMES, publicPool, type PoolRecord } from '../catalogue.js';
 import { ApiFailure, type ApiRequest, type Reply } from '../http.js';
 import type { World } from '../world.js';
+
+/** A pool as the API shows it: one flagged down by server.down is not available until server.up. */
+function shownPool(w: World, p: PoolRecord) {
+  const pool = publicPool(p);
+  return { ...pool, available: pool.available && !w.poolDown(p.poolId), prices: w.prices };
+}
 
 export function prices(w: World): Reply {
   return { status: 200, body: { prices: w.prices } };
@@ -25,14 +31,14 @@ export function listPools(w: World, req: ApiRequest): Reply {
         (state === undefined || (p.state ?? '').toLowerCase() === state) &&
         (rotation === undefined || (p.rotation ?? '').toLowerCase() === rotation),
     )
-    .map((p) => ({ ...publicPool(p), prices: w.prices }));
+    .map((p) => shownPool(w, p));
   return { status: 200, body: { data, prices: w.prices } };
 }
 
 export function getPool(w: World, req: ApiRequest): Reply {
   const p = w.poolById.get(req.params.poolId ?? '');
   if (!p) throw new ApiFailure(404, 'pool_not_found', `pool ${String(req.params.poolId)} does not exist`);
-  return { status: 200, body: { ...publicPool(p), prices: w.prices } };
+  return { status: 200, body: shownPool(w, p) };
 }
 
 function countBy<K extends string>(keys: K[]): Map<K, number> {

@@ -5,7 +5,8 @@ import { findUnit, unitStatus, unitView } from '../units-model.js';
 import { DAILY_LIMIT_MB, usageRecord } from '../usage.js';
 import { bodyObject } from '../validate.js';
 import { publicDelivery } from '../webhooks.js';
-import type { World } from '../world.js';
+import { LATEST_MS } from '../clock.js';
+import { MAX_BALANCE_USD, type World } from '../world.js';
 import { isLoopbackIp } from '../proxies/addresses.js';
 
 export const EVENTS = [
@@ -160,7 +161,10 @@ export async function trigger(w: World, req: ApiRequest): Promise<Reply> {
 
 export async function advance(w: World, req: ApiRequest): Promise<Reply> {
   const seconds = bodyObject(req.body, true).seconds;
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw badRequest('seconds must be a number >= 0');
+  const max = w.clock.maxAdvanceSeconds();
+  // Checked before anything moves: a refused advance changes nothing.
+  if (typeof seconds !== 'number' || !(seconds >= 0 && seconds <= max))
+    throw badRequest(`seconds must be a number from 0 to ${max} (the sandbox clock stops at ${new Date(LATEST_MS).toISOString()})`);
   w.clock.advance(seconds);
   w.deliverer.recheck();
   // Units that expired stop listening before the answer.
@@ -172,7 +176,8 @@ export async function advance(w: World, req: ApiRequest): Promise<Reply> {
 
 export function setBalance(w: World, req: ApiRequest): Reply {
   const v = bodyObject(req.body, true).balanceUsd;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw badRequest('balanceUsd must be a number >= 0');
+  if (typeof v !== 'number' || !(v >= 0 && v <= MAX_BALANCE_USD))
+    throw badRequest(`balanceUsd must be a number from 0 to ${MAX_BALANCE_USD} (USD, kept to the cent)`);
   w.state.balanceUsd = 0;
   w.credit(v);
   w.persist();

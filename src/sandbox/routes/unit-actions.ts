@@ -1,7 +1,6 @@
 // Extend, swap, change-protocol and usage of one unit (spec §4.3).
-import { PERIOD_SECONDS } from '../catalogue.js';
 import { ApiFailure, badRequest, unitNotFound, type ApiRequest, type Reply } from '../http.js';
-import { availablePool, chargeAndRun, findUnit, generatedCredentials, placement } from '../units-model.js';
+import { availablePool, expiryAfter, findUnit, generatedCredentials, placement, purchase } from '../units-model.js';
 import { usageRecord } from '../usage.js';
 import { bodyObject, parseAllowedIps, parseCredentials, parseProtocol, requirePeriod } from '../validate.js';
 import type { World } from '../world.js';
@@ -12,21 +11,16 @@ export async function extendUnit(w: World, req: ApiRequest): Promise<Reply> {
   const u = findUnit(w, req.params.proxyRef);
   const period = requirePeriod(bodyObject(req.body, true).period);
   const price = w.prices[period];
-  await chargeAndRun(w, price, u.poolId);
-  if (u.releasedAt !== null) {
+  await purchase(w, price, u.poolId, async () => {
     // Released while the engine ran: nothing to extend, so the debit goes back.
-    w.refund(price);
-    w.persist();
-    throw unitNotFound(u.proxyRef);
-  }
-  // An expired unit is renewed from now; an active one gains exactly one period.
-  u.expiresAt = Math.max(u.expiresAt, w.clock.now()) + PERIOD_SECONDS[period] * 1000;
-  u.lastExtended = w.clock.now();
-  u.period = period;
-  u.pricePaid = Math.round((u.pricePaid + price) * 100) / 100;
-  // An expired unit's proxy listens again (on its old port when free).
-  await w.proxies?.sync(u);
-  w.settle(price);
+    if (u.releasedAt !== null) throw unitNotFound(u.proxyRef);
+    const now = w.clock.now();
+    // An expired unit is renewed from now; an active one gains exactly one period.
+    const expiresAt = expiryAfter(Math.max(u.expiresAt, now), period);
+    Object.assign(u, { expiresAt, lastExtended: now, period, pricePaid: Math.round((u.pricePaid + price) * 100) / 100 });
+    // An expired unit's proxy listens again (on its old port when free).
+    await w.proxies?.sync(u);
+  });
   w.emit('unit.extended', { proxyRef: u.proxyRef, period, pricePaid: price, expiresAt: iso(u.expiresAt) });
   w.persist();
   return { status: 200, body: { proxyRef: u.proxyRef, expiresAt: iso(u.expiresAt), extended: true } };
@@ -39,6 +33,9 @@ export async function swapUnit(w: World, req: ApiRequest): Promise<Reply> {
   const pool = availablePool(w, b.newPoolId, 'pool_not_found');
   u.swapCount += 1;
   Object.assign(u, placement(pool, u.seq, u.swapCount), { lastSwap: w.clock.now() });
+  // A unit.down was the unit on its old server: on the new one it works (the self-healing recipe
+  // swaps a downed unit), so the address the answer names listens.
+  u.down = false;
   // The proxy moves: the old port stops answering, the new one (in the answer) listens.
   await w.proxies?.sync(u, { freshPort: true });
   w.emit('unit.swapped', { proxyRef: u.proxyRef });

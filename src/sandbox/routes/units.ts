@@ -1,12 +1,12 @@
 // Unit list, detail, create, modify and release (spec §4.3).
-import { PERIOD_SECONDS } from '../catalogue.js';
 import { ApiFailure, badRequest, errorBody, type ApiRequest, type Reply } from '../http.js';
 import {
   availablePool,
-  chargeAndRun,
+  expiryAfter,
   findUnit,
   generatedCredentials,
   placement,
+  purchase,
   UNIT_STATUSES,
   unitStatus,
   unitView,
@@ -14,9 +14,11 @@ import {
 import type { IdempotencyRecord, UnitRecord } from '../state.js';
 import {
   bodyObject,
-  optionalString,
+  EXPIRING_WITHIN_HOURS_MAX,
+  PAGE_MAX,
   parseAllowedIps,
   parseCredentials,
+  parseDescription,
   parseProtocol,
   queryBool,
   queryEnum,
@@ -34,8 +36,8 @@ export function listUnits(w: World, req: ApiRequest): Reply {
   const includeExpired = queryBool(q, 'includeExpired');
   const poolId = q.get('poolId') || undefined;
   const raw = q.get('expiringWithinHours');
-  const within = raw === null || raw === '' ? undefined : queryInt(q, 'expiringWithinHours', 1, 1, 1_000_000);
-  const page = queryInt(q, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
+  const within = raw === null || raw === '' ? undefined : queryInt(q, 'expiringWithinHours', 1, 1, EXPIRING_WITHIN_HOURS_MAX);
+  const page = queryInt(q, 'page', 1, 1, PAGE_MAX);
   const pageSize = queryInt(q, 'pageSize', 50, 1, 200);
   const now = w.clock.now();
   const rows: UnitRecord[] = [];
@@ -125,34 +127,37 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
   else if (b.allowedIps !== undefined && b.allowedIps !== null)
     throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to the http_noauth protocol');
   const pool = availablePool(w, b.poolId, 'pool_not_available');
+  const description = b.description === undefined || b.description === null ? '' : parseDescription(b.description);
   const price = w.prices[period];
-  await chargeAndRun(w, price, pool.poolId);
-  const now = w.clock.now();
-  const seq = w.state.nextUnitSeq++;
-  const u: UnitRecord = {
-    proxyRef: `PRX-${seq}`,
-    seq,
-    ...placement(pool, seq, 0),
-    protocol,
-    credentials: protocol === 'http_noauth' ? null : (custom ?? generatedCredentials(w)),
-    savedCredentials: null,
-    allowedIps,
-    description: optionalString(b, 'description') ?? '',
-    period,
-    pricePaid: price,
-    createdAt: now,
-    expiresAt: now + PERIOD_SECONDS[period] * 1000,
-    lastSwap: null,
-    lastExtended: null,
-    swapCount: 0,
-    releasedAt: null,
-  };
-  w.state.units.set(u.proxyRef, u);
-  // Its proxy listens before the answer names its port.
-  await w.proxies?.sync(u, { freshPort: true });
-  w.settle(price);
+  const u = await purchase(w, price, pool.poolId, async () => {
+    const now = w.clock.now();
+    const expiresAt = expiryAfter(now, period);
+    const seq = w.state.nextUnitSeq++;
+    const unit: UnitRecord = {
+      proxyRef: `PRX-${seq}`,
+      seq,
+      ...placement(pool, seq, 0),
+      protocol,
+      credentials: protocol === 'http_noauth' ? null : (custom ?? generatedCredentials(w)),
+      savedCredentials: null,
+      allowedIps,
+      description,
+      period,
+      pricePaid: price,
+      createdAt: now,
+      expiresAt,
+      lastSwap: null,
+      lastExtended: null,
+      swapCount: 0,
+      releasedAt: null,
+    };
+    w.state.units.set(unit.proxyRef, unit);
+    // Its proxy listens before the answer names its port.
+    await w.proxies?.sync(unit, { freshPort: true });
+    return unit;
+  });
   w.emit('unit.created', { proxyRef: u.proxyRef, poolId: u.poolId, period, pricePaid: price });
-  const reply = { status: 201, body: unitView(u, now) };
+  const reply = { status: 201, body: unitView(u, u.createdAt) };
   commit?.(reply);
   w.persist();
   return reply;
@@ -160,40 +165,30 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
 
 export function modifyUnit(w: World, req: ApiRequest): Reply {
   const u = findUnit(w, req.params.proxyRef);
-  const b = bodyObject(req.body, true);
-  // `modified` answers "was the request applied": a valid PATCH that finds the unit already as
-  // asked is applied too (true), so a repeated modify is not a failure. The spec gives only
-  // `modified: boolean`; proxyctl treats false as "not done". Events fire only on a real change.
-  let changed = false;
+  // Every field is optional (§4.3), so an empty or absent body is valid: it asks for nothing.
+  const b = bodyObject(req.body, false);
+  // Everything is validated before anything is applied: a 400 leaves the unit as it was.
+  const change: Partial<Pick<UnitRecord, 'credentials' | 'description' | 'allowedIps'>> = {};
   if (b.credentials !== undefined && b.credentials !== null) {
     if (u.protocol === 'http_noauth') throw badRequest('credentials do not apply to an http_noauth unit; change its protocol first');
-    const c = parseCredentials(b.credentials)!;
-    if (c.username !== u.credentials?.username || c.password !== u.credentials?.password) {
-      u.credentials = c;
-      changed = true;
-    }
+    change.credentials = parseCredentials(b.credentials)!;
   }
-  if (b.description !== undefined) {
-    if (typeof b.description !== 'string' || b.description.length > 500)
-      throw badRequest('description must be a string of at most 500 characters');
-    if (b.description !== u.description) {
-      u.description = b.description;
-      changed = true;
-    }
-  }
+  if (b.description !== undefined) change.description = parseDescription(b.description);
   if (b.allowedIps !== undefined) {
     if (u.protocol !== 'http_noauth') throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to http_noauth units');
-    const ips = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 100, '1 to 100 IPv4 addresses (the replacement list)');
-    if (ips.join(',') !== u.allowedIps.join(',')) {
-      u.allowedIps = ips;
-      changed = true;
-    }
+    change.allowedIps = parseAllowedIps(b.allowedIps, 'allowedIps', 1, 100, '1 to 100 IPv4 addresses (the replacement list)');
   }
-  if (changed) {
+  // `modified` says whether the request modified the unit, and unit.modified fires exactly when
+  // it did (spec §6.4: PATCH on a unit emits unit.modified). A request that names fields is
+  // applied, also when the unit already has those values (a repeated modify is not a failure);
+  // one that names none has nothing to modify: `modified: false`, and no event.
+  const modified = Object.keys(change).length > 0;
+  if (modified) {
+    Object.assign(u, change);
     w.emit('unit.modified', { proxyRef: u.proxyRef });
     w.persist();
   }
-  return { status: 200, body: { proxyRef: u.proxyRef, modified: true } };
+  return { status: 200, body: { proxyRef: u.proxyRef, modified } };
 }
 
 export async function releaseUnit(w: World, req: ApiRequest): Promise<Reply> {

@@ -3,13 +3,14 @@ import { publicPool } from '../catalogue.js';
 import { ApiFailure, badRequest, type ApiRequest, type Reply } from '../http.js';
 import { randomHex } from '../random.js';
 import type { DeliveryStatus } from '../state.js';
-import { bodyObject, queryEnum, queryInt } from '../validate.js';
+import { bodyObject, PAGE_MAX, queryEnum, queryInt, WEBHOOK_URL_PATTERNS } from '../validate.js';
 import { publicDelivery } from '../webhooks.js';
 import type { World } from '../world.js';
 
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const HTTPS_URL = new RegExp(WEBHOOK_URL_PATTERNS.https);
+const LOOPBACK_HTTP_URL = new RegExp(WEBHOOK_URL_PATTERNS.loopbackHttp);
 
-/** HTTPS anywhere; plain HTTP only to the local machine (a sandbox-only relaxation). */
+/** HTTPS anywhere; plain HTTP only to the local machine (a sandbox-only relaxation): the rule openapi.json states. */
 export function checkWebhookUrl(raw: unknown): string {
   if (typeof raw !== 'string')
     throw new ApiFailure(400, 'webhook_url_invalid', 'url must be an https:// URL, or null to disable the webhook');
@@ -19,15 +20,14 @@ export function checkWebhookUrl(raw: unknown): string {
   } catch {
     throw new ApiFailure(400, 'webhook_url_invalid', `url ${JSON.stringify(raw)} is not a valid URL`);
   }
-  const local = LOCAL_HOSTS.has(u.hostname);
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && local)) {
+  if (u.username || u.password) throw new ApiFailure(400, 'webhook_url_invalid', 'url must not carry credentials');
+  if (!HTTPS_URL.test(raw) && !LOOPBACK_HTTP_URL.test(raw)) {
     throw new ApiFailure(
       400,
       'webhook_url_invalid',
-      'url must use https:// (plain http:// is accepted only for 127.0.0.1 or localhost in the sandbox)',
+      'url must be an https:// URL (plain http:// is accepted only for 127.0.0.1, localhost or [::1] in the sandbox)',
     );
   }
-  if (u.username || u.password) throw new ApiFailure(400, 'webhook_url_invalid', 'url must not carry credentials');
   return u.toString();
 }
 
@@ -61,7 +61,7 @@ const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERED', 'F
 
 export function listDeliveries(w: World, req: ApiRequest): Reply {
   const q = req.query;
-  const page = queryInt(q, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
+  const page = queryInt(q, 'page', 1, 1, PAGE_MAX);
   const pageSize = queryInt(q, 'pageSize', 25, 1, 100);
   const status = queryEnum(q, 'status', DELIVERY_STATUSES);
   const event = q.get('event') || undefined;
