@@ -31,6 +31,7 @@ export interface ResellerClientOptions {
    * Where the purchase path remembers which items of a batch were bought and how far each walked its
    * key chain, so a retry with the same idempotency key starts where the last run stopped. Default: in
    * memory, for the life of the client (the server's idempotency keys still make a retry free).
+   * Discovered operations are kept in it too (their keys never collide).
    */
   cache?: AsyncCache;
   /** Send the key over plain http to a host that is not loopback. */
@@ -42,6 +43,7 @@ export interface ResellerClientOptions {
 /** The Reseller API client the CLI uses, built from plain options. `get`/`request` check each answer's shape. */
 export class ResellerClient extends ApiClient {
   constructor(opts: ResellerClientOptions) {
+    const store = opts.cache ?? memoryCache();
     super({
       baseUrl: checkBaseUrl(opts.baseUrl, opts.insecure ?? false)
         .toString()
@@ -52,7 +54,8 @@ export class ResellerClient extends ApiClient {
       signal: opts.signal ?? new AbortController().signal,
       userAgent: userAgent(),
       trace: opts.trace,
-      cache: opts.cache ?? memoryCache(),
+      cache: store,
+      records: store,
     });
   }
 

@@ -70,7 +70,7 @@ export interface Page<T> {
   pagination: Pagination | undefined;
 }
 
-/** Persistent per-user cache (the config dir); discovery keeps found operations here. */
+/** A persistent key/value store: discovered operations (`cache`), purchase records (`records`). */
 export interface AsyncCache {
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
@@ -92,6 +92,8 @@ export interface ApiClientOptions {
   /** Retries allowed in this process across all requests, so a dead server fails fast in bulk. */
   retryBudget?: number;
   cache?: AsyncCache | undefined;
+  /** Purchase records: which key each batch item is on, what it bought, what a key was used for. */
+  records?: AsyncCache | undefined;
   /** What this client waits for, for spinners and bars (the context passes the one it shows). */
   activity?: Activity | undefined;
 }
@@ -125,6 +127,7 @@ export const abortableSleep: Sleep = (ms, signal) =>
 export class ApiClient {
   readonly baseUrl: string;
   readonly cache: AsyncCache | undefined;
+  readonly records: AsyncCache | undefined;
   readonly activity: Activity;
   private readonly opts: ApiClientOptions;
   private readonly now: () => number;
@@ -137,6 +140,7 @@ export class ApiClient {
     this.opts = opts;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.cache = opts.cache;
+    this.records = opts.records;
     this.activity = opts.activity ?? new Activity();
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? abortableSleep;

@@ -17,7 +17,16 @@ export function configDir(env: Env): string {
   return configDirFromEnv(env) ?? envPaths('proxyctl', { suffix: '' }).config;
 }
 
-/** Where the caches live (values for completion). */
+/**
+ * Where records live that must outlast a cache clean-up (purchase records for resuming a batch):
+ * PROXYCTL_CONFIG_DIR/data when set, else the OS data dir (~/.local/share/proxyctl, …).
+ */
+export function dataDir(env: Env): string {
+  const fromEnv = configDirFromEnv(env);
+  return fromEnv ? join(fromEnv, 'data') : envPaths('proxyctl', { suffix: '' }).data;
+}
+
+/** Where the caches live (values for completion, discovered operations). */
 export function cacheDir(env: Env): string {
   const fromEnv = configDirFromEnv(env);
   return fromEnv ? join(fromEnv, 'cache') : envPaths('proxyctl', { suffix: '' }).cache;

@@ -1,6 +1,7 @@
-// Profiles, the current profile and small caches, in one JSON file in a config dir that only the
-// user can read (dir 0700, file 0600). Several proxyctl processes may share it at once (parallel
-// logins, bulk creates recording purchases), so every change is a read-modify-write done under a
+// Profiles, the current profile and profile settings, in one JSON file in a config dir that only
+// the user can read (dir 0700, file 0600); caches and purchase records use the same machinery in
+// files of their own (openKeyValueFile). Several proxyctl processes may share a file at once
+// (parallel logins, bulk creates recording purchases), so every change is a read-modify-write done under a
 // cross-process lock (proper-lockfile: a lock dir beside the file, kept fresh while held, taken
 // over once stale, i.e. after its holder was killed), re-reading the file inside the lock and
 // replacing it atomically (write-file-atomic: temp file, fsync, rename). Readers need no lock: the
@@ -25,7 +26,10 @@ export type ProfileSetting = 'checkTarget';
 interface StoreShape {
   currentProfile?: string;
   profiles?: Record<string, Profile>;
-  cache?: Record<string, unknown>;
+  /** Caches kept here before they moved to their own files (dropped at the next write). */
+  cache?: unknown;
+  /** A key/value file's entries (openKeyValueFile). */
+  entries?: Record<string, unknown>;
   [k: string]: unknown;
 }
 
@@ -53,7 +57,6 @@ export interface ConfigStore {
   useProfile(name: string): Promise<boolean>;
   /** Sets (or, with undefined, removes) one setting of a profile, creating the profile if needed. */
   setProfileSetting(name: string, key: ProfileSetting, value: string | undefined): Promise<void>;
-  cache: CacheStore;
 }
 
 export const DEFAULT_PROFILE = 'default';
@@ -119,20 +122,18 @@ function readStore(path: string): StoreShape {
   return data as StoreShape;
 }
 
-/** Runs `fn` holding the config file's cross-process lock; `fn` gets the atomic writer. */
+/** Runs `fn` holding the file's cross-process lock; `fn` gets the atomic writer. `what` names the file in messages. */
 async function withLock<T>(
   path: string,
   warn: (message: string) => void,
   fn: (write: (data: StoreShape) => Promise<void>) => Promise<T>,
+  what = 'the config file',
 ): Promise<T> {
   // Loaded before the lock is taken, so the time it is held is only the read and the write.
   const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')]);
   let lost: Error | undefined;
   let release: () => Promise<void>;
-  const waiting = setTimeout(
-    () => warn(`waiting for the lock on the config file ${path}: another proxyctl process is writing it`),
-    LOCK_NOTICE_MS,
-  );
+  const waiting = setTimeout(() => warn(`waiting for the lock on ${what} ${path}: another proxyctl process is writing it`), LOCK_NOTICE_MS);
   waiting.unref();
   try {
     release = await lockfile.lock(path, {
@@ -147,25 +148,21 @@ async function withLock<T>(
   } catch (err) {
     const lock = `${path}.lock`;
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new UsageError(
-        `the config file ${path} is locked by another proxyctl process (waited ${LOCK_WAIT_MS / 1000}s); nothing was saved`,
-        {
-          code: 'config_locked',
-          hint: `try again; if no proxyctl is running, remove the lock: rmdir ${JSON.stringify(lock)}`,
-        },
-      );
+      throw new UsageError(`${what} ${path} is locked by another proxyctl process (waited ${LOCK_WAIT_MS / 1000}s); nothing was saved`, {
+        code: 'config_locked',
+        hint: `try again; if no proxyctl is running, remove the lock: rmdir ${JSON.stringify(lock)}`,
+      });
     }
-    throw new UsageError(`cannot lock the config file ${path}: ${(err as Error).message}; nothing was saved`, { code: 'config_locked' });
+    throw new UsageError(`cannot lock ${what} ${path}: ${(err as Error).message}; nothing was saved`, { code: 'config_locked' });
   } finally {
     clearTimeout(waiting);
   }
   const write = async (data: StoreShape): Promise<void> => {
-    if (lost)
-      throw new UsageError(`lost the lock on the config file ${path} (${lost.message}); nothing was saved`, { code: 'config_locked' });
+    if (lost) throw new UsageError(`lost the lock on ${what} ${path} (${lost.message}); nothing was saved`, { code: 'config_locked' });
     try {
       await writeFileAtomic(path, `${JSON.stringify(data, null, '\t')}\n`, { mode: 0o600 });
     } catch (err) {
-      throw new UsageError(`cannot write the config file ${path}: ${(err as Error).message}; nothing was saved`);
+      throw new UsageError(`cannot write ${what} ${path}: ${(err as Error).message}; nothing was saved`);
     }
   };
   try {
@@ -177,29 +174,30 @@ async function withLock<T>(
 
 type Change = (data: StoreShape) => unknown;
 
-export async function openConfigStore(env: Env, warn: (message: string) => void, configName = 'config'): Promise<ConfigStore> {
-  const dir = configDir(env);
-  ensurePrivateDir(dir);
-  const path = join(dir, `${configName}.json`);
-  const w = permissionWarning(path);
-  if (w) warn(w);
-
-  // A command reads the file once, however many settings it looks at, and again after it writes.
+/**
+ * One JSON object in a file that several processes share: read once, and again after each write;
+ * every change a read-modify-write of the file as it is then, under its lock, replaced atomically.
+ * Changes from this process (e.g. the items of one bulk create finishing together) wait for the
+ * write in progress and then go in together, rather than each competing for the lock.
+ */
+function openJsonFile(path: string, warn: (message: string) => void, what: string) {
   let snapshot = readStore(path);
 
-  /** Applies changes to the file as it is now (not as it was when the command started), in one locked write. */
   const apply = (changes: Change[]): Promise<unknown[]> =>
-    withLock(path, warn, async (write) => {
-      const data = readStore(path);
-      const before = JSON.stringify(data);
-      const results = changes.map((change) => change(data));
-      if (JSON.stringify(data) !== before) await write(data);
-      snapshot = data;
-      return results;
-    });
+    withLock(
+      path,
+      warn,
+      async (write) => {
+        const data = readStore(path);
+        const before = JSON.stringify(data);
+        const results = changes.map((change) => change(data));
+        if (JSON.stringify(data) !== before) await write(data);
+        snapshot = data;
+        return results;
+      },
+      what,
+    );
 
-  // Changes from this process (e.g. the items of one bulk create finishing together) wait for the
-  // write in progress and then go in together, rather than each competing for the file lock.
   let pending: { change: Change; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
   let draining = false;
   const drain = async (): Promise<void> => {
@@ -216,18 +214,52 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
     }
     draining = false;
   };
-  const update = <T>(change: (data: StoreShape) => T): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      pending.push({ change, resolve: resolve as (v: unknown) => void, reject });
-      if (!draining) void drain();
-    });
+  return {
+    read: (): StoreShape => snapshot,
+    update: <T>(change: (data: StoreShape) => T): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        pending.push({ change, resolve: resolve as (v: unknown) => void, reject });
+        if (!draining) void drain();
+      }),
+  };
+}
 
-  const profiles = (): Record<string, Profile> => ({ ...(snapshot.profiles ?? {}) });
+/**
+ * A key/value store of stamped entries (`at` or `fetchedAt`, pruned after two days) in its own
+ * file: discovery results in the cache dir, purchase records in the data dir. Never in the config
+ * file, so a bulk create never rewrites the file that holds the keys.
+ */
+export function openKeyValueFile(dir: string, name: string, warn: (message: string) => void, what: string): CacheStore {
+  ensurePrivateDir(dir);
+  const file = openJsonFile(join(dir, name), warn, what);
+  return {
+    get: <T>(key: string) => file.read().entries?.[key] as T | undefined,
+    set: (key, value) =>
+      file.update((data) => {
+        data.entries = { ...pruneCache((data.entries as Record<string, unknown>) ?? {}, Date.now()), [key]: value };
+      }),
+  };
+}
+
+export async function openConfigStore(env: Env, warn: (message: string) => void, configName = 'config'): Promise<ConfigStore> {
+  const dir = configDir(env);
+  ensurePrivateDir(dir);
+  const path = join(dir, `${configName}.json`);
+  const w = permissionWarning(path);
+  if (w) warn(w);
+  const file = openJsonFile(path, warn, 'the config file');
+  // Profiles and settings only: caches from before they moved out are dropped at the next write.
+  const update = <T>(change: (data: StoreShape) => T): Promise<T> =>
+    file.update((data) => {
+      delete data.cache;
+      return change(data);
+    });
+  const profiles = (): Record<string, Profile> => ({ ...(file.read().profiles ?? {}) });
   return {
     path,
     profiles,
     profile: (name) => profiles()[name],
-    currentProfile: () => snapshot.currentProfile,
+    currentProfile: () => file.read().currentProfile,
     saveProfile: (name, profile, opts = {}) =>
       update((data) => {
         // A new login keeps the profile's settings (check-target); it replaces the key and URL.
@@ -258,13 +290,6 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
         else next[key] = value;
         data.profiles = { ...(data.profiles ?? {}), [name]: next };
       }),
-    cache: {
-      get: <T>(key: string) => snapshot.cache?.[key] as T | undefined,
-      set: (key, value) =>
-        update((data) => {
-          data.cache = { ...pruneCache(data.cache ?? {}, Date.now()), [key]: value };
-        }),
-    },
   };
 }
 

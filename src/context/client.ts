@@ -1,8 +1,9 @@
 // An ApiClient for a known base URL and key, wired to the context: timeouts, Ctrl-C, debug trace,
-// and a discovery cache in the config dir.
+// what it waits for, discovered operations in the cache dir and purchase records in the data dir.
 import type { Context } from './types.js';
 import { ApiClient, type AsyncCache } from '../api/index.js';
 import type { CacheStore } from '../config/store.js';
+import { cacheDir, dataDir } from '../config/dirs.js';
 import { userAgent } from '../version.js';
 import { escapeControl } from '../output/escape.js';
 
@@ -16,28 +17,45 @@ export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClien
     signal: ctx.signal,
     userAgent: userAgent(),
     trace: ctx.globals.debug ? (line) => ctx.io.stderr.write(`[debug] ${escapeControl(line)}\n`) : undefined,
-    cache: discoveryCache(ctx),
+    cache: fileStore(ctx, () => cacheDir(ctx.io.env), 'discovery.json', 'the discovery cache', false),
+    records: fileStore(ctx, () => dataDir(ctx.io.env), 'purchases.json', 'the purchase records', true),
     activity: ctx.activity,
   });
 }
 
-/** Discovery results persist in the config dir; a config dir we cannot open just means no cache. */
-function discoveryCache(ctx: Context): AsyncCache {
+/**
+ * A key/value file opened on first use. A cache we cannot open or write just means no cache
+ * (discovery runs again). A purchase record that cannot be written is said once: the purchase
+ * stands, and a re-run still never buys twice (the server replays by key), but it may print less.
+ */
+function fileStore(ctx: Context, dir: () => string, name: string, what: string, warnOnFailure: boolean): AsyncCache {
   let store: Promise<CacheStore | undefined> | undefined;
+  let warned = false;
+  const failed = (err: unknown) => {
+    if (warnOnFailure && !warned) ctx.warn(`cannot keep ${what}: ${(err as Error).message}`);
+    warned = true;
+  };
   const open = () =>
-    (store ??= ctx.config().then(
-      (s) => s.cache,
-      () => undefined,
+    (store ??= import('../config/store.js').then(
+      (m) => m.openKeyValueFile(dir(), name, (msg) => ctx.warn(msg), what),
+      (err) => {
+        failed(err);
+        return undefined;
+      },
     ));
   return {
     async get<T>(key: string) {
-      return (await open())?.get<T>(key);
+      try {
+        return (await open())?.get<T>(key);
+      } catch {
+        return undefined;
+      }
     },
     async set(key: string, value: unknown) {
       try {
         await (await open())?.set(key, value);
-      } catch {
-        // A read-only config dir must not break a command; discovery runs again next time.
+      } catch (err) {
+        failed(err);
       }
     },
   };

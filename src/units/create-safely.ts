@@ -67,7 +67,7 @@ interface SavedGeneration {
  */
 async function savedGeneration(api: ApiClient, cacheKey: string): Promise<number> {
   try {
-    const saved = await api.cache?.get<SavedGeneration>(cacheKey);
+    const saved = await api.records?.get<SavedGeneration>(cacheKey);
     if (!saved || !Number.isInteger(saved.generation) || saved.generation <= 0) return 0;
     return Date.now() - saved.at < KEY_WINDOW_MS ? saved.generation : 0;
   } catch {
@@ -84,7 +84,7 @@ const purchaseKey = (api: ApiClient, baseKey: string, index: number) => `idempot
 
 /** Remembers that item `index` of the batch with this base key bought a unit (a re-run replays it). */
 export async function rememberPurchase(api: ApiClient, baseKey: string, index: number, proxyRef: string): Promise<void> {
-  await api.cache?.set(purchaseKey(api, baseKey, index), { proxyRef, at: Date.now() } satisfies SavedPurchase).catch(() => undefined);
+  await api.records?.set(purchaseKey(api, baseKey, index), { proxyRef, at: Date.now() } satisfies SavedPurchase).catch(() => undefined);
 }
 
 /**
@@ -100,7 +100,7 @@ async function purchasesEarlier(api: ApiClient, baseKey: string, count: number):
   const refs = new Map<number, string>();
   for (let i = 0; i < count; i++) {
     try {
-      const saved = await api.cache?.get<SavedPurchase>(purchaseKey(api, baseKey, i));
+      const saved = await api.records?.get<SavedPurchase>(purchaseKey(api, baseKey, i));
       if (saved && typeof saved.proxyRef === 'string' && Date.now() - saved.at < KEY_WINDOW_MS) refs.set(i, saved.proxyRef);
     } catch {
       // an unreadable cache entry says nothing
@@ -143,7 +143,7 @@ const describeUse = (u: Pick<KeyUse, 'poolId' | 'period' | 'protocol' | 'count'>
 export async function assertKeyFits(api: ApiClient, baseKey: string, body: CreateBody, count: number): Promise<void> {
   let used: KeyUse | undefined;
   try {
-    used = await api.cache?.get<KeyUse>(keyUseKey(api, baseKey));
+    used = await api.records?.get<KeyUse>(keyUseKey(api, baseKey));
   } catch {
     return;
   }
@@ -165,7 +165,7 @@ export async function assertKeyFits(api: ApiClient, baseKey: string, body: Creat
 /** Binds a base key to its request before the first purchase under it is sent (see assertKeyFits). */
 async function bindKey(api: ApiClient, baseKey: string, body: CreateBody, count: number): Promise<void> {
   await assertKeyFits(api, baseKey, body, count);
-  await api.cache?.set(keyUseKey(api, baseKey), keyUseOf(body, count)).catch(() => undefined);
+  await api.records?.set(keyUseKey(api, baseKey), keyUseOf(body, count)).catch(() => undefined);
 }
 
 /** A replayed unit that is not what was asked for: the key was used for another purchase elsewhere. */
@@ -231,7 +231,7 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
         unsettled = false;
         generation += 1;
         key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
-        await api.cache?.set(cacheKey, { generation, at: Date.now() } satisfies SavedGeneration).catch(() => undefined);
+        await api.records?.set(cacheKey, { generation, at: Date.now() } satisfies SavedGeneration).catch(() => undefined);
         if (err.replayed) {
           replayedSteps += 1;
           if (replayedSteps > MAX_REPLAYED_STEPS) return { ok: false, error: err, idempotencyKey: key, replayed: true };

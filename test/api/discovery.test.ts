@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOperations } from '../../src/api/discovery.js';
 import { FAKE_API_KEY as KEY, type FakeApi, json, runMain, startFakeApi, tempHome, useFakeApi } from '../helpers/index.js';
@@ -116,14 +116,15 @@ describe('discovery in a command', () => {
     api = fake.api();
   });
 
-  it('uses the discovered path and caches it per base URL in the config dir', async () => {
+  it('uses the discovered path and caches it per base URL in the cache dir, not in the config file', async () => {
     let r = await runMain(['me', 'username', 'set', 'acme_01', '--json'], { env: env(), configDir: cfg.configDir });
     expect(r.code).toBe(0);
     expect(api.requests.map((q) => `${q.method} ${q.url}`)).toEqual([
       'GET /api/reseller/v1/openapi.json',
       'POST /api/reseller/v1/account/login-name',
     ]);
-    const cache = JSON.parse(readFileSync(join(cfg.configDir, 'config.json'), 'utf8')).cache;
+    const cache = JSON.parse(readFileSync(join(cfg.configDir, 'cache', 'discovery.json'), 'utf8')).entries;
+    expect(existsSync(join(cfg.configDir, 'config.json'))).toBe(false);
     expect(cache[`discovery:${api.url}`].ops.pinUsername).toEqual({ method: 'POST', path: '/account/login-name' });
     api.requests.length = 0;
     r = await runMain(['me', 'username', 'clear'], { env: env(), configDir: cfg.configDir });

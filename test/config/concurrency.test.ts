@@ -2,7 +2,8 @@
 // file happens under a cross-process lock and re-reads the file inside it, so no process writes
 // back a stale copy of what another one saved. The built binary is spawned as a user would.
 import type { ResultPromise } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -126,10 +127,13 @@ describe('config writes from parallel processes', () => {
     for (const r of results) expect(r.exitCode, String(r.stderr)).toBe(0);
     const bought = results.map((r) => (JSON.parse(String(r.stdout)) as { proxyRef: string }).proxyRef);
     expect((await kit.state()).units.map((u) => u.proxyRef).sort()).toEqual([...bought].sort());
-    const cache = readConfig(kit.home).cache ?? {};
-    const records = keys.map((k) => cache[`idempotency-bought:${kit!.sb.baseUrl}:${k}:0`] as { proxyRef: string } | undefined);
+    // In the data dir, never in the file that holds the keys (which no create rewrites).
+    const file = join(kit.home.configDir, 'data', 'purchases.json');
+    const entries = (JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { proxyRef?: string }> }).entries;
+    const records = keys.map((k) => entries[`idempotency-bought:${kit!.sb.baseUrl}:${k}:0`]);
     expect(records.map((r) => r?.proxyRef)).toEqual(bought);
-    expect(mode(configFile(kit.home))).toBe(0o600);
+    expect(mode(file)).toBe(0o600);
+    expect(existsSync(configFile(kit.home))).toBe(false);
     // And a re-run of one of them knows it was bought: quoted at nothing, replayed, no second debit.
     const balance = (await kit.state()).balanceUsd;
     const again = await kit.run(['units', 'create', '--pool', pool, '--period', '3h', '--idempotency-key', keys[7]!, '--json']);
