@@ -32,6 +32,13 @@ export interface View<T> {
   conn?: ((row: T) => string | undefined) | undefined;
   /** Said on stderr when a list is empty, e.g. "No units found." */
   empty?: string | undefined;
+  /**
+   * The resource's csv columns, in order: field names, a nested field as its path
+   * (`credentials.username`). Every row has every column (a field a row lacks is an empty cell),
+   * whatever the first row holds. Without them, the columns are every field of every item (the
+   * list is read whole first).
+   */
+  fields?: readonly string[] | undefined;
 }
 
 /** table | tsv (a table on a non-TTY without -o) | json | jsonl | csv | conn */
@@ -79,7 +86,22 @@ export function withExtraFields<T>(known: Column<T>[], covered: readonly string[
   return [...known, ...extra];
 }
 
-function genericColumns<T>(sample: T[]): Column<T>[] {
+/**
+ * csv columns of a list printed whole (pools, countries, a usage record): the resource's known
+ * ones first, always, then every other field found in any of `items`, never only the first's.
+ */
+export function withExtraFieldNames(known: readonly string[], items: readonly unknown[]): string[] {
+  return [...known, ...flatKeys(items).filter((k) => !known.includes(k))];
+}
+
+/** Every leaf path (`credentials.username`) of every item, in the order first seen; keys escaped as the rows will be. */
+function flatKeys(items: readonly unknown[]): string[] {
+  const keys = new Set<string>();
+  for (const item of items) for (const k of Object.keys(flatten(escapeDeep(item)))) keys.add(k);
+  return [...keys];
+}
+
+function genericColumns<T>(sample: readonly T[]): Column<T>[] {
   const keys: string[] = [];
   for (const row of sample) {
     if (row && typeof row === 'object') for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
@@ -160,9 +182,12 @@ export async function printList<T>(ctx: Context, items: ListItems<T>, view: View
 // The per-item loops index the page rather than use for-of: run once per page, they mostly run
 // before V8 optimises them, and unoptimised for-of allocates a result object per item (~0.7 MB
 // for a 10,000-unit list, with noting() in units list).
-async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, view: View<T>): Promise<number> {
+async function printListTo<T>(out: LineBatch, ctx: Context, items: ListItems<T>, view: View<T>): Promise<number> {
   const mode = outputMode(ctx);
   let count = 0;
+  // Columns taken from the items (a view without its resource's own) come from all of them, never
+  // from the first row alone: such a list is read whole first.
+  const list = (mode === 'csv' && !view.fields) || (mode === 'tsv' && !view.columns) ? await whole(items) : items;
   const pages = pagesOf(list);
   switch (mode) {
     case 'json': {
@@ -199,16 +224,17 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
       break;
     }
     case 'csv': {
-      let header: string[] | undefined;
+      const header = view.fields ?? flatKeys(list as readonly T[]);
+      let headed = header.length === 0;
       for await (const page of pages) {
+        // Once the first page is read (a failed read prints nothing); a resource with columns of its
+        // own heads even an empty list, so a script reads the same header.
+        if (!headed) out.write(`${header.map(csvField).join(',')}\n`);
+        headed = true;
         const plain = isPlainList(page);
         for (let i = 0; i < page.length; i++) {
           const item = page[i] as T;
           const flat = flatten(plain ? item : escapeDeep(item));
-          if (!header) {
-            header = Object.keys(flat);
-            out.write(`${header.map(csvField).join(',')}\n`);
-          }
           out.write(`${header.map((k) => csvField(flat[k])).join(',')}\n`);
           count += 1;
         }
@@ -216,15 +242,13 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
       break;
     }
     case 'tsv': {
-      let cols: Column<T>[] | undefined = view.columns;
+      const cols = view.columns ?? genericColumns(list as readonly T[]);
       for await (const page of pages) {
         const plain = isPlainList(page);
         for (let i = 0; i < page.length; i++) {
           const item = page[i] as T;
-          const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
-          cols = use;
           const shown = plain ? (item as T) : escapeDeep(item as T);
-          out.write(`${use.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
+          out.write(`${cols.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
           count += 1;
         }
       }
@@ -361,4 +385,12 @@ export type ListItems<T> = readonly T[] | Paged<T>;
 
 function pagesOf<T>(list: ListItems<T>): AsyncIterable<readonly T[]> | Iterable<readonly T[]> {
   return 'pages' in list ? list.pages : [list as readonly T[]];
+}
+
+/** Every item of a list, read to its end. */
+async function whole<T>(list: ListItems<T>): Promise<readonly T[]> {
+  if (!('pages' in list)) return list as readonly T[];
+  const items: T[] = [];
+  for await (const page of list.pages) for (const item of page) items.push(item);
+  return items;
 }

@@ -43,8 +43,36 @@ export const UNIT_DETAIL: Column<Unit>[] = [
   { header: 'description', value: (u) => (u.description === '' ? undefined : u.description) },
 ];
 
-export const unitView: View<Unit> = { columns: UNIT_COLUMNS, conn: (u) => connString(u), empty: 'No units found.' };
-export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, conn: (u) => connString(u) };
+/**
+ * A unit's csv columns (spec 2.5, then the sandbox's `period`), the same for every unit: an
+ * http_noauth unit has empty credentials cells, a socks5 one an empty allowedIps cell.
+ */
+export const UNIT_FIELDS = [
+  'proxyRef',
+  'poolId',
+  'provider',
+  'country',
+  'state',
+  'rotation',
+  'ip',
+  'port',
+  'protocol',
+  'credentials.username',
+  'credentials.password',
+  'status',
+  'createdAt',
+  'expiresAt',
+  'expiresIn',
+  'lastSwap',
+  'lastExtended',
+  'swapCount',
+  'allowedIps',
+  'description',
+  'period',
+] as const;
+
+export const unitView: View<Unit> = { columns: UNIT_COLUMNS, fields: UNIT_FIELDS, conn: (u) => connString(u), empty: 'No units found.' };
+export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, fields: UNIT_FIELDS, conn: (u) => connString(u) };
 
 /** A dry run's quote as printed: JSON keeps these keys; tables show them in words. */
 export interface QuoteRow {

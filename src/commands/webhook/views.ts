@@ -40,3 +40,18 @@ export const deliveryColumns: Column<Delivery>[] = [
   { header: 'created', value: (d) => d.createdAt, priority: 4 },
   { header: 'last error', value: (d) => d.lastError, priority: 2 },
 ];
+
+/** A delivery record's csv columns (spec 2.11), the same for every delivery. */
+export const DELIVERY_FIELDS = [
+  'id',
+  'event',
+  'url',
+  'status',
+  'attempts',
+  'maxAttempts',
+  'responseStatus',
+  'lastError',
+  'nextAttemptAt',
+  'createdAt',
+  'deliveredAt',
+] as const;
