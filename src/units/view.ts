@@ -1,10 +1,21 @@
 // How units look in tables and as connection strings (-o conn).
-import { cell, connString, humanDuration, money, relativeTime, type Column, type View } from '../output/index.js';
+import { cell, connString, endedText, humanDuration, money, relativeTime, type Column, type View } from '../output/index.js';
 import type { Unit } from './types.js';
 import { secondsLeft } from './select.js';
 
 /** Views have no context clock: the table's "time left" is against the local clock when the server gives no expiresIn. */
 const timeLeft = (u: Unit) => secondsLeft(u, Date.now());
+
+/**
+ * A unit that no longer runs never shows a time left: a released one says so (and when, if the
+ * server says), an expired one when it expired. Undefined while it runs.
+ */
+function ended(u: Unit): string | undefined {
+  if (u.status === 'RELEASED') return endedText('released', u.releasedAt, Date.now());
+  const s = timeLeft(u);
+  if (u.status === 'EXPIRED' || (s !== undefined && s <= 0)) return endedText('expired', u.expiresAt, Date.now());
+  return undefined;
+}
 
 export const UNIT_COLUMNS: Column<Unit>[] = [
   { header: 'ref', value: (u) => u.proxyRef, format: (u, p) => p.bold(u.proxyRef), priority: 0 },
@@ -19,13 +30,15 @@ export const UNIT_COLUMNS: Column<Unit>[] = [
     header: 'time left',
     value: (u) => {
       const s = timeLeft(u);
-      return s === undefined ? undefined : humanDuration(s);
+      return ended(u) ?? (s === undefined ? undefined : humanDuration(s));
     },
     // On a terminal: "in 3h 12m", highlighted under a day (piped rows keep the plain value).
     format: (u, p) => {
+      const over = ended(u);
+      if (over !== undefined) return p.dim(over);
       const s = timeLeft(u);
       if (s === undefined) return '-';
-      return s <= 0 ? p.dim(relativeTime(s)) : s < 86_400 ? p.yellow(relativeTime(s)) : relativeTime(s);
+      return s < 86_400 ? p.yellow(relativeTime(s)) : relativeTime(s);
     },
     priority: 2,
   },
