@@ -7,7 +7,8 @@ import { UsageError } from '../errors.js';
 import { escapeControl, escapeDeep } from './escape.js';
 import { isPlainList } from '../api/plain.js';
 import { cell, paintWhen, plainPaint, type Paint } from './format.js';
-import { fitColumns, fitHint, tableWidth, terminalColumns } from './fit.js';
+import { stripVTControlCharacters } from 'node:util';
+import { fitColumns, fitHint, tableWidth, terminalColumns, wholeHiddenHint } from './fit.js';
 
 export * from './format.js';
 export * from './escape.js';
@@ -21,7 +22,10 @@ export interface Column<T> {
   format?: (row: T, paint: Paint) => string;
   /** When a table is wider than the terminal: 0 is never hidden, higher numbers are hidden first. Default 1. */
   priority?: number | undefined;
-  /** How to see this column whole if it must be shortened (e.g. "-o conn"); it is shortened last. */
+  /**
+   * Set on a value that is useless cut or wrapped (a connection string, a password): how to see it
+   * (e.g. "-o conn") when the terminal is too narrow for it, where it is hidden rather than cut.
+   */
   whole?: string | undefined;
 }
 
@@ -296,11 +300,7 @@ export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>
   if (width === undefined || tableWidth(natural.widths) <= width) return natural.text;
   const fit = fitColumns(columns, natural.widths, width);
   const hint = fitHint(columns, fit, width);
-  if (hint) {
-    // The hint fits the terminal too (wrap-ansi breaks it between words).
-    const { default: wrapAnsi } = await import('wrap-ansi');
-    for (const line of wrapAnsi(hint, width, { hard: true }).split('\n')) ctx.notice(line);
-  }
+  if (hint) await sayFitHint(ctx, hint, width);
   return draw(fit.keep, fit.colWidths).text;
 }
 
@@ -320,26 +320,50 @@ export async function printObject<T>(ctx: Context, value: T, view: View<T> = {})
     for (const f of fields) for (const [k, v] of tsvPairs(f.header, f.value(shown))) out.write(`${k}\t${tsvField(cell(v))}\n`);
     return;
   }
-  const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
-  const draw = (colWidths: number[] = []) => {
-    const table = new Table({
-      chars: COMPACT,
-      style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
-      colWidths,
-      wordWrap: true,
-      wrapOnWordBoundary: false,
-    });
-    for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(shown, paint) : cell(f.value(shown)) });
-    return { text: table.toString(), widths: table.options.colWidths as number[] };
-  };
-  const natural = draw();
+  const rows = await fitValues(ctx, fields, (f) => (f.format ? f.format(shown, paint) : cell(f.value(shown))));
+  const { default: Table } = await import('cli-table3');
+  // No colWidths: the labels keep their width, never split; the values are already wrapped to fit.
+  const table = new Table({ chars: COMPACT, style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] } });
+  for (const [f, value] of rows) table.push({ [paint.bold(f.header)]: value });
+  out.write(`${table.toString()}\n`);
+}
+
+/** Borders and padding of a key/value table: "│ label │ value │". */
+const KV_FRAME = 7;
+
+/**
+ * The rows of a key/value table on a terminal narrower than it: each value wrapped (wrap-ansi, so a
+ * colour is closed and opened again around each break, never split) in what the labels leave,
+ * except a value that must stay whole (a connection string), which is left out with a hint.
+ */
+async function fitValues<T>(ctx: Context, fields: Column<T>[], text: (f: Column<T>) => string): Promise<[Column<T>, string][]> {
+  const rows = fields.map((f): [Column<T>, string] => [f, text(f)]);
   const width = terminalColumns(ctx.io);
-  const [keyWidth = 0, valueWidth = 0] = natural.widths;
-  // Wider than the terminal: the values wrap (cli-table3's wordWrap) within what the keys leave, never
-  // truncated: a secret shown once must arrive whole.
-  const fitted = width !== undefined && tableWidth(natural.widths) > width && width - keyWidth - 3 >= 8 + 2;
-  out.write(`${fitted ? draw([keyWidth, Math.min(valueWidth, width - keyWidth - 3)]).text : natural.text}\n`);
+  if (width === undefined) return rows;
+  const labels = Math.max(...fields.map((f) => stripVTControlCharacters(f.header).length));
+  const room = width - labels - KV_FRAME;
+  // Too narrow for any value beside the labels: left as it is (the terminal wraps it).
+  if (room < 10) return rows;
+  const { default: wrapAnsi } = await import('wrap-ansi');
+  const hints: string[] = [];
+  const fitted = rows.flatMap(([f, value]): [Column<T>, string][] => {
+    const wrapped = wrapAnsi(value, room, { hard: true, trim: false });
+    if (!wrapped.includes('\n')) return [[f, value]];
+    if (f.whole) {
+      hints.push(wholeHiddenHint(f.header, f.whole, width));
+      return [];
+    }
+    return [[f, wrapped]];
+  });
+  if (hints.length > 0) await sayFitHint(ctx, hints.join('; '), width);
+  return fitted;
+}
+
+/** A fitting hint on stderr, wrapped to the terminal too (between words). */
+async function sayFitHint(ctx: Context, hint: string, width: number): Promise<void> {
+  const { default: wrapAnsi } = await import('wrap-ansi');
+  for (const line of wrapAnsi(hint, width, { hard: true }).split('\n')) ctx.notice(line);
 }
 
 /** Runs `fn` with an ora spinner on stderr, only on a TTY and never with --quiet. */

@@ -42,7 +42,7 @@ export const UNIT_COLUMNS: Column<Unit>[] = [
     },
     priority: 2,
   },
-  // What the unit is for: kept, and shortened only as a last resort, pointing at -o conn.
+  // What the unit is for: kept whole, never cut or wrapped; hidden, pointing at -o conn, only when it cannot fit.
   { header: 'connection', value: (u) => connString(u), priority: 0, whole: '-o conn' },
 ];
 
@@ -86,6 +86,15 @@ export const UNIT_FIELDS = [
 
 export const unitView: View<Unit> = { columns: UNIT_COLUMNS, fields: UNIT_FIELDS, conn: (u) => connString(u), empty: 'No units found.' };
 export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, fields: UNIT_FIELDS, conn: (u) => connString(u) };
+
+/**
+ * `view` for a command that changed or bought the unit: running it again with -o conn would do that
+ * again, so a connection hidden to fit the terminal points at reading the unit back instead.
+ */
+export function changedUnitView(view: View<Unit>): View<Unit> {
+  const readBack = 'proxyctl units get <ref> -o conn';
+  return { ...view, columns: view.columns?.map((c) => (c.whole ? { ...c, whole: readBack } : c)) };
+}
 
 /** A dry run's quote as printed: JSON keeps these keys; tables show them in words. */
 export interface QuoteRow {

@@ -14,7 +14,12 @@ export function configColumns(opts: { revealSecret: boolean }): Column<WebhookCo
   return [
     { header: 'url', value: (c) => c.url },
     { header: 'enabled', value: (c) => c.enabled, format: (c, p) => (c.enabled ? p.green('yes') : p.yellow('no')) },
-    { header: 'secret', value: (c) => (opts.revealSecret ? c.secret : maskSecret(c.secret)) },
+    {
+      header: 'secret',
+      value: (c) => (opts.revealSecret ? c.secret : maskSecret(c.secret)),
+      // A secret is useless wrapped: on a terminal too narrow for it, hidden, pointing at where it is whole.
+      whole: opts.revealSecret ? 'proxyctl webhook get --json' : undefined,
+    },
   ];
 }
 
