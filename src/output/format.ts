@@ -112,6 +112,16 @@ export function relativeTime(secondsLeft: number): string {
   return d === 'expired' || d === '-' ? d : `in ${d}`;
 }
 
+/**
+ * What a unit that no longer runs says instead of a time left: "expired 3d 2h ago", "released 5m
+ * ago", or the bare word when it is not known when (no time, or one not yet past).
+ */
+export function endedText(what: 'expired' | 'released', at: unknown, nowMs: number): string {
+  const t = typeof at === 'string' ? Date.parse(at) : Number.NaN;
+  const ago = Math.floor((nowMs - t) / 1000);
+  return Number.isFinite(ago) && ago > 0 ? `${what} ${humanDuration(ago)} ago` : what;
+}
+
 const SPARKS = '▁▂▃▄▅▆▇█';
 
 /**

@@ -7,7 +7,8 @@ import { UsageError } from '../errors.js';
 import { escapeControl, escapeDeep } from './escape.js';
 import { isPlainList } from '../api/plain.js';
 import { cell, paintWhen, plainPaint, type Paint } from './format.js';
-import { fitColumns, fitHint, tableWidth, terminalColumns } from './fit.js';
+import { stripVTControlCharacters } from 'node:util';
+import { fitColumns, fitHint, tableWidth, terminalColumns, wholeHiddenHint } from './fit.js';
 
 export * from './format.js';
 export * from './escape.js';
@@ -21,7 +22,10 @@ export interface Column<T> {
   format?: (row: T, paint: Paint) => string;
   /** When a table is wider than the terminal: 0 is never hidden, higher numbers are hidden first. Default 1. */
   priority?: number | undefined;
-  /** How to see this column whole if it must be shortened (e.g. "-o conn"); it is shortened last. */
+  /**
+   * Set on a value that is useless cut or wrapped (a connection string, a password): how to see it
+   * (e.g. "-o conn") when the terminal is too narrow for it, where it is hidden rather than cut.
+   */
   whole?: string | undefined;
 }
 
@@ -32,6 +36,13 @@ export interface View<T> {
   conn?: ((row: T) => string | undefined) | undefined;
   /** Said on stderr when a list is empty, e.g. "No units found." */
   empty?: string | undefined;
+  /**
+   * The resource's csv columns, in order: field names, a nested field as its path
+   * (`credentials.username`). Every row has every column (a field a row lacks is an empty cell),
+   * whatever the first row holds. Without them, the columns are every field of every item (the
+   * list is read whole first).
+   */
+  fields?: readonly string[] | undefined;
 }
 
 /** table | tsv (a table on a non-TTY without -o) | json | jsonl | csv | conn */
@@ -79,7 +90,22 @@ export function withExtraFields<T>(known: Column<T>[], covered: readonly string[
   return [...known, ...extra];
 }
 
-function genericColumns<T>(sample: T[]): Column<T>[] {
+/**
+ * csv columns of a list printed whole (pools, countries, a usage record): the resource's known
+ * ones first, always, then every other field found in any of `items`, never only the first's.
+ */
+export function withExtraFieldNames(known: readonly string[], items: readonly unknown[]): string[] {
+  return [...known, ...flatKeys(items).filter((k) => !known.includes(k))];
+}
+
+/** Every leaf path (`credentials.username`) of every item, in the order first seen; keys escaped as the rows will be. */
+function flatKeys(items: readonly unknown[]): string[] {
+  const keys = new Set<string>();
+  for (const item of items) for (const k of Object.keys(flatten(escapeDeep(item)))) keys.add(k);
+  return [...keys];
+}
+
+function genericColumns<T>(sample: readonly T[]): Column<T>[] {
   const keys: string[] = [];
   for (const row of sample) {
     if (row && typeof row === 'object') for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
@@ -160,9 +186,12 @@ export async function printList<T>(ctx: Context, items: ListItems<T>, view: View
 // The per-item loops index the page rather than use for-of: run once per page, they mostly run
 // before V8 optimises them, and unoptimised for-of allocates a result object per item (~0.7 MB
 // for a 10,000-unit list, with noting() in units list).
-async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, view: View<T>): Promise<number> {
+async function printListTo<T>(out: LineBatch, ctx: Context, items: ListItems<T>, view: View<T>): Promise<number> {
   const mode = outputMode(ctx);
   let count = 0;
+  // Columns taken from the items (a view without its resource's own) come from all of them, never
+  // from the first row alone: such a list is read whole first.
+  const list = (mode === 'csv' && !view.fields) || (mode === 'tsv' && !view.columns) ? await whole(items) : items;
   const pages = pagesOf(list);
   switch (mode) {
     case 'json': {
@@ -199,16 +228,17 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
       break;
     }
     case 'csv': {
-      let header: string[] | undefined;
+      const header = view.fields ?? flatKeys(list as readonly T[]);
+      let headed = header.length === 0;
       for await (const page of pages) {
+        // Once the first page is read (a failed read prints nothing); a resource with columns of its
+        // own heads even an empty list, so a script reads the same header.
+        if (!headed) out.write(`${header.map(csvField).join(',')}\n`);
+        headed = true;
         const plain = isPlainList(page);
         for (let i = 0; i < page.length; i++) {
           const item = page[i] as T;
           const flat = flatten(plain ? item : escapeDeep(item));
-          if (!header) {
-            header = Object.keys(flat);
-            out.write(`${header.map(csvField).join(',')}\n`);
-          }
           out.write(`${header.map((k) => csvField(flat[k])).join(',')}\n`);
           count += 1;
         }
@@ -216,15 +246,13 @@ async function printListTo<T>(out: LineBatch, ctx: Context, list: ListItems<T>, 
       break;
     }
     case 'tsv': {
-      let cols: Column<T>[] | undefined = view.columns;
+      const cols = view.columns ?? genericColumns(list as readonly T[]);
       for await (const page of pages) {
         const plain = isPlainList(page);
         for (let i = 0; i < page.length; i++) {
           const item = page[i] as T;
-          const use: Column<T>[] = cols ?? genericColumns<T>([item as T]);
-          cols = use;
           const shown = plain ? (item as T) : escapeDeep(item as T);
-          out.write(`${use.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
+          out.write(`${cols.map((c) => tsvField(cell(c.value(shown)))).join('\t')}\n`);
           count += 1;
         }
       }
@@ -272,11 +300,7 @@ export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>
   if (width === undefined || tableWidth(natural.widths) <= width) return natural.text;
   const fit = fitColumns(columns, natural.widths, width);
   const hint = fitHint(columns, fit, width);
-  if (hint) {
-    // The hint fits the terminal too (wrap-ansi breaks it between words).
-    const { default: wrapAnsi } = await import('wrap-ansi');
-    for (const line of wrapAnsi(hint, width, { hard: true }).split('\n')) ctx.notice(line);
-  }
+  if (hint) await sayFitHint(ctx, hint, width);
   return draw(fit.keep, fit.colWidths).text;
 }
 
@@ -296,26 +320,50 @@ export async function printObject<T>(ctx: Context, value: T, view: View<T> = {})
     for (const f of fields) for (const [k, v] of tsvPairs(f.header, f.value(shown))) out.write(`${k}\t${tsvField(cell(v))}\n`);
     return;
   }
-  const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
-  const draw = (colWidths: number[] = []) => {
-    const table = new Table({
-      chars: COMPACT,
-      style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] },
-      colWidths,
-      wordWrap: true,
-      wrapOnWordBoundary: false,
-    });
-    for (const f of fields) table.push({ [paint.bold(f.header)]: f.format ? f.format(shown, paint) : cell(f.value(shown)) });
-    return { text: table.toString(), widths: table.options.colWidths as number[] };
-  };
-  const natural = draw();
+  const rows = await fitValues(ctx, fields, (f) => (f.format ? f.format(shown, paint) : cell(f.value(shown))));
+  const { default: Table } = await import('cli-table3');
+  // No colWidths: the labels keep their width, never split; the values are already wrapped to fit.
+  const table = new Table({ chars: COMPACT, style: { head: [], border: ctx.stdoutColor ? ['grey'] : [] } });
+  for (const [f, value] of rows) table.push({ [paint.bold(f.header)]: value });
+  out.write(`${table.toString()}\n`);
+}
+
+/** Borders and padding of a key/value table: "│ label │ value │". */
+const KV_FRAME = 7;
+
+/**
+ * The rows of a key/value table on a terminal narrower than it: each value wrapped (wrap-ansi, so a
+ * colour is closed and opened again around each break, never split) in what the labels leave,
+ * except a value that must stay whole (a connection string), which is left out with a hint.
+ */
+async function fitValues<T>(ctx: Context, fields: Column<T>[], text: (f: Column<T>) => string): Promise<[Column<T>, string][]> {
+  const rows = fields.map((f): [Column<T>, string] => [f, text(f)]);
   const width = terminalColumns(ctx.io);
-  const [keyWidth = 0, valueWidth = 0] = natural.widths;
-  // Wider than the terminal: the values wrap (cli-table3's wordWrap) within what the keys leave, never
-  // truncated: a secret shown once must arrive whole.
-  const fitted = width !== undefined && tableWidth(natural.widths) > width && width - keyWidth - 3 >= 8 + 2;
-  out.write(`${fitted ? draw([keyWidth, Math.min(valueWidth, width - keyWidth - 3)]).text : natural.text}\n`);
+  if (width === undefined) return rows;
+  const labels = Math.max(...fields.map((f) => stripVTControlCharacters(f.header).length));
+  const room = width - labels - KV_FRAME;
+  // Too narrow for any value beside the labels: left as it is (the terminal wraps it).
+  if (room < 10) return rows;
+  const { default: wrapAnsi } = await import('wrap-ansi');
+  const hints: string[] = [];
+  const fitted = rows.flatMap(([f, value]): [Column<T>, string][] => {
+    const wrapped = wrapAnsi(value, room, { hard: true, trim: false });
+    if (!wrapped.includes('\n')) return [[f, value]];
+    if (f.whole) {
+      hints.push(wholeHiddenHint(f.header, f.whole, width));
+      return [];
+    }
+    return [[f, wrapped]];
+  });
+  if (hints.length > 0) await sayFitHint(ctx, hints.join('; '), width);
+  return fitted;
+}
+
+/** A fitting hint on stderr, wrapped to the terminal too (between words). */
+async function sayFitHint(ctx: Context, hint: string, width: number): Promise<void> {
+  const { default: wrapAnsi } = await import('wrap-ansi');
+  for (const line of wrapAnsi(hint, width, { hard: true }).split('\n')) ctx.notice(line);
 }
 
 /** Runs `fn` with an ora spinner on stderr, only on a TTY and never with --quiet. */
@@ -360,4 +408,12 @@ export type ListItems<T> = readonly T[] | Paged<T>;
 
 function pagesOf<T>(list: ListItems<T>): AsyncIterable<readonly T[]> | Iterable<readonly T[]> {
   return 'pages' in list ? list.pages : [list as readonly T[]];
+}
+
+/** Every item of a list, read to its end. */
+async function whole<T>(list: ListItems<T>): Promise<readonly T[]> {
+  if (!('pages' in list)) return list as readonly T[];
+  const items: T[] = [];
+  for await (const page of list.pages) for (const item of page) items.push(item);
+  return items;
 }

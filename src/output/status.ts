@@ -2,7 +2,7 @@
 // (countries, expiring units) take what fits the terminal and say how many more there are.
 import { stripVTControlCharacters } from 'node:util';
 import { escapeControl } from './escape.js';
-import { money, percent, relativeTime, sparkline, type Paint } from './format.js';
+import { endedText, money, percent, relativeTime, sparkline, type Paint } from './format.js';
 
 export interface StatusReport {
   balanceUsd: number;
@@ -33,6 +33,8 @@ export interface StatusLook {
   width: number | undefined;
   /** "in 3h 12m" on a terminal; ISO times when piped. */
   relative: boolean;
+  /** The clock "expired 2m ago" is told against. */
+  now: number;
 }
 
 const LABEL = 10;
@@ -89,7 +91,12 @@ function statusLines(r: StatusReport, look: StatusLook): string[] {
   lines.push(countries.length ? fitted(`${unitsHead}; active by country: `, countries, width) : unitsHead);
 
   const soon = r.units.expiring.map((u) => {
-    const when = look.relative ? relativeTime(u.expiresIn) : (u.expiresAt ?? '-');
+    // A unit past its expiry (the server may not have marked it yet) says when, never a time left.
+    const when = !look.relative
+      ? (u.expiresAt ?? '-')
+      : u.expiresIn > 0
+        ? relativeTime(u.expiresIn)
+        : endedText('expired', u.expiresAt, look.now);
     return `${escapeControl(u.proxyRef)} ${look.relative ? paint.yellow(when) : when}`;
   });
   const n = r.units.expiringWithin24h;

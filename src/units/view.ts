@@ -1,10 +1,21 @@
 // How units look in tables and as connection strings (-o conn).
-import { cell, connString, humanDuration, money, relativeTime, type Column, type View } from '../output/index.js';
+import { cell, connString, endedText, humanDuration, money, relativeTime, type Column, type View } from '../output/index.js';
 import type { Unit } from './types.js';
 import { secondsLeft } from './select.js';
 
 /** Views have no context clock: the table's "time left" is against the local clock when the server gives no expiresIn. */
 const timeLeft = (u: Unit) => secondsLeft(u, Date.now());
+
+/**
+ * A unit that no longer runs never shows a time left: a released one says so (and when, if the
+ * server says), an expired one when it expired. Undefined while it runs.
+ */
+function ended(u: Unit): string | undefined {
+  if (u.status === 'RELEASED') return endedText('released', u.releasedAt, Date.now());
+  const s = timeLeft(u);
+  if (u.status === 'EXPIRED' || (s !== undefined && s <= 0)) return endedText('expired', u.expiresAt, Date.now());
+  return undefined;
+}
 
 export const UNIT_COLUMNS: Column<Unit>[] = [
   { header: 'ref', value: (u) => u.proxyRef, format: (u, p) => p.bold(u.proxyRef), priority: 0 },
@@ -19,17 +30,19 @@ export const UNIT_COLUMNS: Column<Unit>[] = [
     header: 'time left',
     value: (u) => {
       const s = timeLeft(u);
-      return s === undefined ? undefined : humanDuration(s);
+      return ended(u) ?? (s === undefined ? undefined : humanDuration(s));
     },
     // On a terminal: "in 3h 12m", highlighted under a day (piped rows keep the plain value).
     format: (u, p) => {
+      const over = ended(u);
+      if (over !== undefined) return p.dim(over);
       const s = timeLeft(u);
       if (s === undefined) return '-';
-      return s <= 0 ? p.dim(relativeTime(s)) : s < 86_400 ? p.yellow(relativeTime(s)) : relativeTime(s);
+      return s < 86_400 ? p.yellow(relativeTime(s)) : relativeTime(s);
     },
     priority: 2,
   },
-  // What the unit is for: kept, and shortened only as a last resort, pointing at -o conn.
+  // What the unit is for: kept whole, never cut or wrapped; hidden, pointing at -o conn, only when it cannot fit.
   { header: 'connection', value: (u) => connString(u), priority: 0, whole: '-o conn' },
 ];
 
@@ -43,8 +56,45 @@ export const UNIT_DETAIL: Column<Unit>[] = [
   { header: 'description', value: (u) => (u.description === '' ? undefined : u.description) },
 ];
 
-export const unitView: View<Unit> = { columns: UNIT_COLUMNS, conn: (u) => connString(u), empty: 'No units found.' };
-export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, conn: (u) => connString(u) };
+/**
+ * A unit's csv columns (spec 2.5, then the sandbox's `period`), the same for every unit: an
+ * http_noauth unit has empty credentials cells, a socks5 one an empty allowedIps cell.
+ */
+export const UNIT_FIELDS = [
+  'proxyRef',
+  'poolId',
+  'provider',
+  'country',
+  'state',
+  'rotation',
+  'ip',
+  'port',
+  'protocol',
+  'credentials.username',
+  'credentials.password',
+  'status',
+  'createdAt',
+  'expiresAt',
+  'expiresIn',
+  'lastSwap',
+  'lastExtended',
+  'swapCount',
+  'allowedIps',
+  'description',
+  'period',
+] as const;
+
+export const unitView: View<Unit> = { columns: UNIT_COLUMNS, fields: UNIT_FIELDS, conn: (u) => connString(u), empty: 'No units found.' };
+export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, fields: UNIT_FIELDS, conn: (u) => connString(u) };
+
+/**
+ * `view` for a command that changed or bought the unit: running it again with -o conn would do that
+ * again, so a connection hidden to fit the terminal points at reading the unit back instead.
+ */
+export function changedUnitView(view: View<Unit>): View<Unit> {
+  const readBack = 'proxyctl units get <ref> -o conn';
+  return { ...view, columns: view.columns?.map((c) => (c.whole ? { ...c, whole: readBack } : c)) };
+}
 
 /** A dry run's quote as printed: JSON keeps these keys; tables show them in words. */
 export interface QuoteRow {

@@ -32,6 +32,7 @@ export default async function prices({ ctx }: Input): Promise<number> {
       { header: 'period', value: (r) => r.period },
       { header: 'price', value: (r) => r.price, format: (r) => (typeof r.price === 'number' ? money(r.price) : String(r.price ?? '-')) },
     ],
+    fields: ['period', 'price'],
     empty: 'The price schedule is empty.',
   });
   return 0;

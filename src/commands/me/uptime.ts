@@ -8,6 +8,7 @@ import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/index.js';
 import {
   assertFormats,
+  withExtraFieldNames,
   bar,
   cell,
   outputMode,
@@ -122,6 +123,9 @@ function uptimeBar(pct: unknown, paint: Paint): string {
   return health(pct, paint)(`${bar(pct / 100, 20).split(' ')[0]} ${percent(pct)}`);
 }
 
+/** The per-unit record's csv columns: the sandbox's names first (the spec leaves them open), then any other field. */
+const UNIT_FIELDS = ['proxyRef', 'poolId', 'uptimePercent', 'slotsUp', 'slotsDown', 'slotsExcluded'];
+
 const UNIT_COLUMNS: Column<UnitUptime>[] = [
   { header: 'unit', value: (u) => u.proxyRef, priority: 0 },
   { header: 'pool', value: (u) => u.poolId, priority: 2 },
@@ -167,9 +171,9 @@ export default async function uptime({ flags, ctx }: Input): Promise<number> {
   // On a terminal the summary heads the table; piped, stdout keeps only the per-unit rows.
   if (mode === 'table') ctx.io.stdout.write(`${summary}\n`);
   else for (const line of summary.split('\n')) ctx.notice(line);
-  const known = new Set(['proxyRef', 'poolId', 'uptimePercent', 'slotsUp', 'slotsDown', 'slotsExcluded']);
+  const known = new Set<string>(UNIT_FIELDS);
   const extras = [...new Set(units.flatMap((u) => Object.keys(u ?? {})))].filter((k) => !known.has(k) && k !== 'from' && k !== 'to');
   const columns = mode === 'csv' ? undefined : [...UNIT_COLUMNS, ...extras.map((k) => ({ header: k, value: (u: UnitUptime) => u[k] }))];
-  await printList(ctx, units, { columns, empty: 'No units in this window.' });
+  await printList(ctx, units, { columns, fields: withExtraFieldNames(UNIT_FIELDS, units), empty: 'No units in this window.' });
   return 0;
 }

@@ -6,6 +6,9 @@ export type { Pool };
 
 export const POOL_KEYS = ['poolId', 'provider', 'country', 'state', 'rotation', 'available', 'prices'];
 
+/** A pool's csv columns (spec 2.4), a price per period: the same for every pool. */
+export const POOL_FIELDS = [...POOL_KEYS.filter((k) => k !== 'prices'), ...PERIODS.map((p) => `prices.${p}`)];
+
 export function poolColumns(fallbackPrices: Record<string, unknown> | undefined): Column<Pool>[] {
   const priceOf = (p: Pool, period: string) => (p.prices && typeof p.prices === 'object' ? p.prices[period] : fallbackPrices?.[period]);
   return [

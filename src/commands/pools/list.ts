@@ -2,9 +2,9 @@
 import { showList, type Result } from '../action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, withExtraFields, withSpinner } from '../../output/index.js';
+import { assertFormats, withExtraFieldNames, withExtraFields, withSpinner } from '../../output/index.js';
 import { byCountry, countryCode } from '../country.js';
-import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
+import { POOL_FIELDS, POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 import { catalogueValues, remember } from '../completion/remember.js';
 
@@ -45,6 +45,7 @@ export default async function list({ flags, ctx }: Input): Promise<Result> {
   await remember(ctx, { add: catalogueValues(data) });
   return showList(data, {
     columns: withExtraFields(poolColumns(prices), POOL_KEYS, data),
+    fields: withExtraFieldNames(POOL_FIELDS, data),
     empty: 'No pools match.',
   });
 }

@@ -89,6 +89,7 @@ export default async function list({ ctx, command }: Input): Promise<Result> {
       { header: 'base url', value: (r) => r.baseUrl },
       { header: 'api key', value: (r) => r.apiKey },
     ],
+    fields: ['name', 'current', 'active', 'activeBecause', 'baseUrl', 'apiKey'],
     empty: 'No profiles stored. Run proxyctl login.',
   });
 }

@@ -110,6 +110,13 @@ export default async function status({ ctx }: Input): Promise<number> {
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') await printObject(ctx, report);
   else
-    ctx.io.stdout.write(await renderStatus(report, { paint: paintFor(ctx), width: terminalColumns(ctx.io), relative: mode === 'table' }));
+    ctx.io.stdout.write(
+      await renderStatus(report, {
+        paint: paintFor(ctx),
+        width: terminalColumns(ctx.io),
+        relative: mode === 'table',
+        now: ctx.now().getTime(),
+      }),
+    );
   return 0;
 }

@@ -14,7 +14,7 @@ import {
   parseRef,
   type Protocol,
 } from '../../units/validate.js';
-import { unitDetailView } from '../../units/view.js';
+import { changedUnitView, unitDetailView } from '../../units/view.js';
 import { withConnFormat } from '../../output/conn.js';
 import * as shapes from '../../api/shapes.js';
 import { PROTOCOL_CHOICES, validateWith } from './ask.js';
@@ -85,7 +85,7 @@ async function askMissing(ref: string, f: Flags, ctx: Context): Promise<Flags> {
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
-  const view = withConnFormat(ctx, unitDetailView, flags.connFormat);
+  const view = withConnFormat(ctx, changedUnitView(unitDetailView), flags.connFormat);
   const ref = parseRef(raw);
   const body = parseChangeProtocol(ctx.canPrompt ? await askMissing(ref, flags, ctx) : flags);
   return show(await run(ref, body, ctx), view);

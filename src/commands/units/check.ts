@@ -52,6 +52,7 @@ const checkView: View<CheckResult> = {
     { header: 'exit ip', value: (r) => r.exitIp, priority: 3 },
     { header: 'error', value: (r) => r.error, format: (r, p) => (r.error ? p.red(r.error) : ''), priority: 0 },
   ],
+  fields: ['ref', 'line', 'ip', 'port', 'protocol', 'ok', 'status', 'latencyMs', 'exitIp', 'error', 'message'],
 };
 
 async function readSource(args: string[], f: Input['flags']): Promise<Source> {

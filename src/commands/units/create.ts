@@ -15,7 +15,7 @@ import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
-import { quoteView, unitDetailView, unitView } from '../../units/view.js';
+import { changedUnitView, quoteView, unitDetailView, unitView } from '../../units/view.js';
 import { remember } from '../completion/remember.js';
 
 /** How a purchase prints: one unit in detail, several as a list (with --conn-format's lines). */
@@ -90,7 +90,10 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
 export default async function handler({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const parsed = parseCreateFlags(flags);
-  const views = { one: withConnFormat(ctx, unitDetailView, flags.connFormat), many: withConnFormat(ctx, unitView, flags.connFormat) };
+  const views = {
+    one: withConnFormat(ctx, changedUnitView(unitDetailView), flags.connFormat),
+    many: withConnFormat(ctx, changedUnitView(unitView), flags.connFormat),
+  };
   // Refused here, before the pool and balance are read, rather than when the quote is printed.
   if (parsed.dryRun && ctx.globals.output === 'conn') {
     throw new UsageError('--dry-run prints a quote, not units: -o conn is not available with it (use table, json or csv)');

@@ -41,6 +41,8 @@ const view = {
     { header: 'extended', value: (r: ExtendResult) => r.extended },
     { header: 'expires at', value: (r: ExtendResult) => r.expiresAt },
   ],
+  // The extend answer's fields (spec 4.3), whatever else an answer carries.
+  fields: ['proxyRef', 'expiresAt', 'extended'],
 };
 
 export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {

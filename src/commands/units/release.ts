@@ -22,6 +22,8 @@ const view = {
     { header: 'ref', value: (r: Removed) => r.proxyRef },
     { header: 'removed', value: (r: Removed) => r.removed },
   ],
+  // The release answer's fields (spec 4.3), whatever else an answer carries.
+  fields: ['proxyRef', 'removed'],
 };
 
 export async function confirmRelease(refs: string[], ctx: Context): Promise<void> {

@@ -8,7 +8,7 @@ import { connFormatFor } from '../../output/conn.js';
 import type { Pool, Unit } from '../../units/types.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
-import { unitDetailView } from '../../units/view.js';
+import { changedUnitView, unitDetailView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 import { askForMissing, poolChoice, poolWhere } from './ask.js';
 import { NotFoundError } from '../../errors.js';
@@ -30,7 +30,8 @@ export async function run(ref: string, newPoolId: string, ctx: Context): Promise
 /** The detail view without the rows a unit lacks (`status -` says nothing). */
 function viewOf(unit: Unit): View<Unit> {
   const absent = new Set(['status', 'country'].filter((k) => unit[k] === undefined));
-  return { ...unitDetailView, columns: unitDetailView.columns?.filter((c) => !absent.has(c.header)) };
+  const view = changedUnitView(unitDetailView);
+  return { ...view, columns: view.columns?.filter((c) => !absent.has(c.header)) };
 }
 
 /** No --pool: chosen in a terminal from the catalogue, the unit's own country first; else exit 2. */

@@ -5,7 +5,7 @@ import { show, type Result } from '../action.js';
 import type { Input } from './usage.command.js';
 import type { Context } from '../../context/index.js';
 import { fillPath, resolveOperation } from '../../api/operations.js';
-import { assertFormats, bar, cell, outputMode, type Column } from '../../output/index.js';
+import { assertFormats, bar, cell, outputMode, withExtraFieldNames, type Column } from '../../output/index.js';
 import { parseRef } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -20,6 +20,24 @@ export function quotaFraction(u: Usage): { used: number; limit: number } | undef
   const limit = LIMIT.map((k) => u[k]).find((v): v is number => typeof v === 'number' && v > 0);
   return used === undefined || limit === undefined ? undefined : { used, limit };
 }
+
+/**
+ * The usage record's csv columns, the same for a short plan (quota) and a long one (daily limit):
+ * the sandbox's names first (the spec names only mode and totalMb), then any other field.
+ */
+const USAGE_FIELDS = [
+  'proxyRef',
+  'period',
+  'mode',
+  'measuredAt',
+  'quotaMb',
+  'usedMb',
+  'dailyLimitMb',
+  'todayMb',
+  'remainingMb',
+  'totalMb',
+  'throttled',
+];
 
 export async function run(ref: string, ctx: Context): Promise<Usage> {
   const api = await ctx.api();
@@ -42,5 +60,5 @@ export default async function handler({ args: [raw], ctx }: Input): Promise<Resu
       format: (_u, paint) => `${bar(q.used / q.limit, 20, paint)}  ${cell(q.used)} / ${cell(q.limit)} MB`,
     });
   }
-  return show(usage, { columns });
+  return show(usage, { columns, fields: withExtraFieldNames(USAGE_FIELDS, [usage]) });
 }

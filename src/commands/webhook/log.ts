@@ -12,7 +12,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { assertFormats, cell, escapeDeep, humanDuration, outputMode, paintFor, printList } from '../../output/index.js';
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
-import { attemptsOf, deliveryColumns, paintStatus } from './views.js';
+import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, paintStatus } from './views.js';
 import * as shapes from '../../api/shapes.js';
 
 type LogFlags = Input['flags'];
@@ -137,7 +137,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, opts.follow ? ['table', 'jsonl'] : ['table', 'json', 'jsonl', 'csv']);
   const api = await ctx.api();
   if (opts.follow) return follow(ctx, api, opts);
-  const view = { columns: deliveryColumns, empty: 'No deliveries found.' };
+  const view = { columns: deliveryColumns, fields: DELIVERY_FIELDS, empty: 'No deliveries found.' };
   if (!opts.onePage) {
     const pages = api.pages<Delivery>('/webhook/deliveries', shapes.delivery, opts.query, { readAhead: opts.limit === undefined });
     await printList(ctx, { pages: takePages(pages, opts.limit) }, view);

@@ -14,7 +14,12 @@ export function configColumns(opts: { revealSecret: boolean }): Column<WebhookCo
   return [
     { header: 'url', value: (c) => c.url },
     { header: 'enabled', value: (c) => c.enabled, format: (c, p) => (c.enabled ? p.green('yes') : p.yellow('no')) },
-    { header: 'secret', value: (c) => (opts.revealSecret ? c.secret : maskSecret(c.secret)) },
+    {
+      header: 'secret',
+      value: (c) => (opts.revealSecret ? c.secret : maskSecret(c.secret)),
+      // A secret is useless wrapped: on a terminal too narrow for it, hidden, pointing at where it is whole.
+      whole: opts.revealSecret ? 'proxyctl webhook get --json' : undefined,
+    },
   ];
 }
 
@@ -40,3 +45,18 @@ export const deliveryColumns: Column<Delivery>[] = [
   { header: 'created', value: (d) => d.createdAt, priority: 4 },
   { header: 'last error', value: (d) => d.lastError, priority: 2 },
 ];
+
+/** A delivery record's csv columns (spec 2.11), the same for every delivery. */
+export const DELIVERY_FIELDS = [
+  'id',
+  'event',
+  'url',
+  'status',
+  'attempts',
+  'maxAttempts',
+  'responseStatus',
+  'lastError',
+  'nextAttemptAt',
+  'createdAt',
+  'deliveredAt',
+] as const;
