@@ -149,7 +149,7 @@ async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSour
   } catch (err) {
     if (err instanceof AuthMissingError) {
       throw new UsageError('webhook listen needs the webhook secret to verify deliveries', {
-        hint: 'pass --secret S, or set PROXYCTL_BASE_URL and PROXYCTL_API_KEY so it can be read with GET /webhook',
+        hint: 'pass --secret S (the one proxyctl webhook set printed), or log in (proxyctl login, or PROXYCTL_BASE_URL and PROXYCTL_API_KEY) so listen reads it from the API',
       });
     }
     throw err;
