@@ -94,6 +94,11 @@ describe('webhook listen --exec', () => {
       const second = await createUnit(sb);
       await trigger(sb, 'unit.down', { proxyRef: second });
       await listener.stderrUntil(new RegExp(`exec #2 unit\\.down ${second} \\(delivery [^)]+\\): exit 0`));
+      // Its record comes on stdout, another pipe than the exec line: wait for it too.
+      await listener.waitFor(
+        (r) => r.event === 'unit.down' && (r.payload as { data: { proxyRef?: string } }).data.proxyRef === second,
+        'unit.down',
+      );
 
       const created = listener.records.filter((r) => r.event === 'unit.created');
       expect(created.length).toBeGreaterThanOrEqual(2);
@@ -125,7 +130,8 @@ describe('webhook listen --exec', () => {
       expect(test.exitCode).toBe(0);
       const id = (JSON.parse(String(test.stdout)) as { id: string }).id;
       await listener.stderrUntil(`exec #1 unit.created PRX-0 (delivery ${id}): exit 0`);
-      const received = listener.records.find((r) => r.test === true)!;
+      // stdout (the records) and stderr (the exec lines) are two pipes: wait for each.
+      const received = await listener.waitFor((r) => r.test === true, 'the test delivery');
       expect(received).toMatchObject({ deliveryId: id, test: true });
       expect(received.attemptId).toEqual(expect.any(String));
       expect(received.attemptId).not.toBe(id);
@@ -135,7 +141,7 @@ describe('webhook listen --exec', () => {
       const ref = await createUnit(sb);
       await listener.stderrUntil(new RegExp(`exec #2 unit\\.created ${ref} \\(delivery dlv_\\w+\\): exit 0`));
       const real = sent().find((d) => d.event === 'unit.created' && payloadRef(d) === ref)!;
-      const realAttempt = listener.records.find((r) => r.deliveryId === real.id)!.attemptId;
+      const realAttempt = (await listener.waitFor((r) => r.deliveryId === real.id, 'the purchase')).attemptId;
       expect(readFileSync(join(dir, 'ids'), 'utf8')).toBe(
         `unit.created|${id}|${received.attemptId}|1|PRX-0\nunit.created|${real.id}|${realAttempt}|unset|${ref}\n`,
       );
