@@ -18,10 +18,17 @@ export interface Profile {
   apiKey?: string | undefined;
   /** `proxyctl config set check-target URL`: the default target of `units check`. */
   checkTarget?: string | undefined;
+  /**
+   * The webhook URL `webhook disable` turned off (the API forgets it) and the API it was set on:
+   * what `webhook enable` sets again.
+   */
+  disabledWebhook?: { url: string; baseUrl: string } | undefined;
 }
 
 /** Profile settings that `proxyctl config set/get/unset` manage (not the key or base URL). */
 export type ProfileSetting = 'checkTarget';
+/** What a profile holds besides its key and base URL: its settings, and what commands remember for it. */
+export type ProfileField = Exclude<keyof Profile, 'baseUrl' | 'apiKey'>;
 
 interface StoreShape {
   currentProfile?: string;
@@ -56,7 +63,7 @@ export interface ConfigStore {
   /** Makes a stored profile current; false (and nothing written) when there is no such profile. */
   useProfile(name: string): Promise<boolean>;
   /** Sets (or, with undefined, removes) one setting of a profile, creating the profile if needed. */
-  setProfileSetting(name: string, key: ProfileSetting, value: string | undefined): Promise<void>;
+  setProfileSetting<K extends ProfileField>(name: string, key: K, value: Profile[K] | undefined): Promise<void>;
 }
 
 export const DEFAULT_PROFILE = 'default';

@@ -168,7 +168,7 @@ export const schemas: Record<string, Schema> = {
   Delivery: obj(
     {
       id: str({ pattern: '^dlv_' }),
-      eventId: str({ description: 'the `id` inside the payload: the same on every attempt (use it to de-duplicate)' }),
+      eventId: str({ description: 'the `id` inside the payload, equal to `id`: the same on every attempt (use it to de-duplicate)' }),
       event: str(),
       url: str(),
       status: str({ enum: ['PENDING', 'DELIVERED', 'FAILED'] }),

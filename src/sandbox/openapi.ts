@@ -134,7 +134,7 @@ export function buildOpenApi(
               'application/json': {
                 schema: s.obj(
                   {
-                    id: s.str({ description: 'event id, the same on every attempt' }),
+                    id: s.str({ description: "the delivery's id (its `id` in the delivery log), the same on every attempt" }),
                     event: s.str({ const: event }),
                     occurredAt: s.dateTime(),
                     data,

@@ -93,12 +93,14 @@ export class Deliverer {
     const hook = this.state.webhook;
     if (!hook.enabled || !hook.url) return undefined;
     const now = this.clock.now();
-    const eventId = `evt_${randomHex(12)}`;
-    const payload = JSON.stringify({ id: eventId, event, occurredAt: new Date(now).toISOString(), data, ...(test ? { test: true } : {}) });
+    // One id for the delivery: the log's `id` is also the payload's, so the log, the test event's
+    // answer and a receiver name it alike; X-Service-Delivery is each attempt's own.
+    const id = `dlv_${randomHex(12)}`;
+    const payload = JSON.stringify({ id, event, occurredAt: new Date(now).toISOString(), data, ...(test ? { test: true } : {}) });
     const d: DeliveryRecord = {
-      id: `dlv_${randomHex(12)}`,
+      id,
       seq: this.state.nextDeliverySeq++,
-      eventId,
+      eventId: id,
       event,
       url: hook.url,
       status: 'PENDING',

@@ -1,7 +1,8 @@
 // `webhook listen --exec CMD`: runs CMD through the shell once per event, after the delivery was
 // answered, at most `concurrency` at a time (the rest wait in order). The payload's raw bytes go
-// to its stdin; PROXYCTL_EVENT, PROXYCTL_PROXY_REF, PROXYCTL_DELIVERY_ID (and PROXYCTL_EVENT_ID)
-// to its environment. Its output goes to the given stream (stderr: stdout stays the listener's
+// to its stdin; PROXYCTL_EVENT, PROXYCTL_PROXY_REF, PROXYCTL_DELIVERY_ID (the delivery's own id,
+// as the log shows it; PROXYCTL_EVENT_ID is the same), PROXYCTL_ATTEMPT_ID (this attempt's
+// X-Service-Delivery) and, for a test delivery, PROXYCTL_TEST=1 to its environment. Its output goes to the given stream (stderr: stdout stays the listener's
 // records). It reports, never writes a line itself: the command draws the events.
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
@@ -12,8 +13,12 @@ export interface ExecJob {
   seq: number;
   event: string;
   proxyRef: string | undefined;
+  /** The delivery's own id (the payload's `id`), the same on every attempt. */
   deliveryId: string | undefined;
-  eventId: string | undefined;
+  /** The attempt that was answered (X-Service-Delivery). */
+  attemptId: string | undefined;
+  /** A test delivery (`test: true` in the payload), e.g. from `webhook test`. */
+  test: boolean;
   body: Buffer;
 }
 
@@ -90,8 +95,12 @@ export class ExecRunner {
       PROXYCTL_EVENT: job.event,
       PROXYCTL_PROXY_REF: job.proxyRef ?? '',
       PROXYCTL_DELIVERY_ID: job.deliveryId ?? '',
-      PROXYCTL_EVENT_ID: job.eventId ?? '',
+      PROXYCTL_EVENT_ID: job.deliveryId ?? '',
+      PROXYCTL_ATTEMPT_ID: job.attemptId ?? '',
     });
+    // Set only for a test delivery; never inherited from the listener's own environment.
+    if (job.test) env.PROXYCTL_TEST = '1';
+    else delete env.PROXYCTL_TEST;
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(this.o.command, { shell: true, env, stdio: ['pipe', 'pipe', 'pipe'] });

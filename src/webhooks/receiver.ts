@@ -24,10 +24,12 @@ export interface ReceivedDelivery {
   type: 'delivery';
   receivedAt: string;
   event: string | undefined;
-  /** The id inside the payload: the same on every attempt at one event. */
-  eventId: string | undefined;
-  /** X-Service-Delivery: new on every attempt. */
+  /** The delivery's own id, the `id` inside the payload: the same on every attempt, and the `id` the delivery log shows. */
   deliveryId: string | undefined;
+  /** The same value as deliveryId, under its earlier name. */
+  eventId: string | undefined;
+  /** X-Service-Delivery: this attempt's id, new on every attempt. */
+  attemptId: string | undefined;
   timestamp: string | undefined;
   /** Which --secret matched (0-based), useful while rotating. */
   secretIndex: number;
@@ -44,7 +46,8 @@ export interface RejectedDelivery {
   type: 'rejected';
   receivedAt: string;
   event: string | undefined;
-  deliveryId: string | undefined;
+  /** X-Service-Delivery: the attempt's id (a rejected body is not read, so the delivery's id is unknown). */
+  attemptId: string | undefined;
   reason: 'missing signature' | 'malformed signature' | 'signature mismatch' | 'body is not JSON' | 'body too large' | 'method not allowed';
   status: number;
 }
@@ -139,10 +142,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer, tooLarge: boolean) => {
     const receivedAt = now().toISOString();
     const event = header(req, 'x-service-event');
-    const deliveryId = header(req, 'x-service-delivery');
+    const attemptId = header(req, 'x-service-delivery');
     const reject = (status: number, reason: RejectedDelivery['reason']) => {
       answer(res, status, { error: reason });
-      opts.onRecord({ type: 'rejected', receivedAt, event, deliveryId, reason, status });
+      opts.onRecord({ type: 'rejected', receivedAt, event, attemptId, reason, status });
     };
     if (req.method !== 'POST') return reject(405, 'method not allowed');
     if (tooLarge) return reject(413, 'body too large');
@@ -166,8 +169,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     }
     // X-Service-Delivery changes per attempt, so a redelivery is recognised by the payload's id,
     // or, for a payload without one, by its exact bytes (occurredAt makes those unique per event).
-    const eventId = typeof payload.id === 'string' ? payload.id : undefined;
-    const key = eventId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
+    const deliveryId = typeof payload.id === 'string' ? payload.id : undefined;
+    const key = deliveryId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
     const count = (seen.get(key) ?? 0) + 1;
     seen.delete(key);
     seen.set(key, count);
@@ -177,8 +180,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       type: 'delivery',
       receivedAt,
       event: payload.event ?? event,
-      eventId,
       deliveryId,
+      eventId: deliveryId,
+      attemptId,
       timestamp: header(req, 'x-service-timestamp'),
       secretIndex: v.secretIndex,
       seen: count,

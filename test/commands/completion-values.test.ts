@@ -36,6 +36,18 @@ describe('proxyctl __complete: the command tree and fixed sets', { timeout: 300_
     expect((await complete('units', 'buy', '--per')).values).toEqual(['--period']);
     expect((await complete('pools', '--co')).values).toEqual(['--country']);
     expect((await complete('units', 'ls', '--js')).values).toEqual(['--json']);
+    expect((await complete('webhook', '')).values).toEqual([
+      'get',
+      'set',
+      'enable',
+      'disable',
+      'delete',
+      'test',
+      'log',
+      'verify',
+      'listen',
+    ]);
+    expect((await complete('webhook', 'disable', '--r')).values).toEqual(['--remove']);
     const top = await complete('');
     expect(top.values).toEqual(expect.arrayContaining(['units', 'pools', 'profiles', 'completion']));
     expect(top.values).not.toContain('__complete');

@@ -83,7 +83,7 @@ describe('deliveries', () => {
     );
     const created = got.find((e) => e.event === 'unit.created')!;
     expect(created.data).toEqual({ proxyRef: u.proxyRef, poolId: 'US-11', period: '3h', pricePaid: expect.any(Number) });
-    expect(created.id).toMatch(/^evt_/);
+    expect(created.id).toMatch(/^dlv_/);
     const extended = got.find((e) => e.event === 'unit.extended')!;
     expect(extended.data).toEqual({ proxyRef: u.proxyRef, period: '3h', pricePaid: expect.any(Number), expiresAt: expect.any(String) });
     for (const rec of rx.received.slice(n)) {

@@ -11,6 +11,7 @@ const d = (id: string, over: Partial<Delivery> = {}): Delivery => ({
   responseStatus: null,
   nextAttemptAt: null,
   lastError: null,
+  createdAt: '2025-12-31T23:59:30.250Z',
   ...over,
 });
 
@@ -71,11 +72,15 @@ describe('describeChange (webhook log --follow, human lines)', () => {
       d('dlv_1', { attempts: 1, responseStatus: 500, nextAttemptAt: '2026-01-01T00:01:00.000Z', lastError: 'HTTP 500' }),
     ]);
     expect(describeChange(c!, now, plainPaint)).toBe(
-      '00:00:00  dlv_1  unit.created  PENDING  attempt 1/6  HTTP 500  next 2026-01-01T00:01:00.000Z (in 1m)  error: HTTP 500',
+      '2025-12-31T23:59:30Z  dlv_1  unit.created  PENDING  attempt 1/6  HTTP 500  next 2026-01-01T00:01:00.000Z (in 1m)  error: HTTP 500',
     );
     const [f] = t.diff([d('dlv_1', { status: 'FAILED', attempts: 6, responseStatus: 500 })]);
-    expect(describeChange(f!, now, plainPaint)).toBe('00:00:00  dlv_1  unit.created  PENDING → FAILED  attempt 6/6  HTTP 500');
+    expect(describeChange(f!, now, plainPaint)).toBe('2025-12-31T23:59:30Z  dlv_1  unit.created  PENDING → FAILED  attempt 6/6  HTTP 500');
     const [n] = t.diff([d('dlv_2'), d('dlv_1', { status: 'FAILED', attempts: 6, responseStatus: 500 })]);
-    expect(describeChange(n!, now, plainPaint)).toBe('00:00:00  dlv_2  unit.created  PENDING  attempt 0/6  new');
+    expect(describeChange(n!, now, plainPaint)).toBe('2025-12-31T23:59:30Z  dlv_2  unit.created  PENDING  attempt 0/6  new');
+    const [ok] = t.diff([d('dlv_2', { status: 'DELIVERED', attempts: 1, responseStatus: 204, deliveredAt: '2026-01-01T00:00:02.900Z' })]);
+    expect(describeChange(ok!, now, plainPaint)).toBe(
+      '2025-12-31T23:59:30Z  dlv_2  unit.created  PENDING → DELIVERED  attempt 1/6  HTTP 204  delivered 2026-01-01T00:00:02Z',
+    );
   });
 });

@@ -88,22 +88,63 @@ describe('webhook listen --exec', () => {
 
       // The same event again under a new delivery id (what the service does on a retry): answered, not run.
       expect(await deliver(listener, secret, down.payload, 'dlv_again')).toBe(200);
-      await listener.waitFor((r) => r.deliveryId === 'dlv_again', 'the redelivery');
-      expect(listener.records.find((r) => r.deliveryId === 'dlv_again')).toMatchObject({ redelivery: true, seen: 2 });
+      await listener.waitFor((r) => r.attemptId === 'dlv_again', 'the redelivery');
+      expect(listener.records.find((r) => r.attemptId === 'dlv_again')).toMatchObject({ deliveryId: down.id, redelivery: true, seen: 2 });
       // A later event is #2: had the redelivery run, it would have taken that number.
       const second = await createUnit(sb);
       await trigger(sb, 'unit.down', { proxyRef: second });
       await listener.stderrUntil(new RegExp(`exec #2 unit\\.down ${second} \\(delivery [^)]+\\): exit 0`));
+      // Its record comes on stdout, another pipe than the exec line: wait for it too.
+      await listener.waitFor(
+        (r) => r.event === 'unit.down' && (r.payload as { data: { proxyRef?: string } }).data.proxyRef === second,
+        'unit.down',
+      );
 
       const created = listener.records.filter((r) => r.event === 'unit.created');
       expect(created.length).toBeGreaterThanOrEqual(2);
       const downs = listener.records.filter((r) => r.event === 'unit.down' && r.redelivery === false);
+      expect(downs[0]!.deliveryId).toBe(down.id);
       expect(readFileSync(join(dir, 'runs'), 'utf8')).toBe(
         `unit.down|${first}|${downs[0]!.deliveryId}\nunit.down|${second}|${downs[1]!.deliveryId}\n`,
       );
       // stdin is the payload's exact bytes.
       expect(readFileSync(join(dir, `body.${downs[0]!.deliveryId}`), 'utf8')).toBe(down.payload);
       expect(listener.stderr()).not.toContain('exec #3');
+    } finally {
+      expect((await listener.stop()).exitCode).toBe(0);
+    }
+  });
+
+  it('one delivery id in webhook test, webhook log, the listener and PROXYCTL_DELIVERY_ID; PROXYCTL_TEST=1 only for a test', async () => {
+    const cmd = `printf '%s|%s|%s|%s|%s\\n' "$PROXYCTL_EVENT" "$PROXYCTL_DELIVERY_ID" "$PROXYCTL_ATTEMPT_ID" "\${PROXYCTL_TEST-unset}" "$PROXYCTL_PROXY_REF" >> "$DIR/ids"`;
+    const port = await freePort();
+    const secret = await pointWebhookAt(sb, port);
+    // A PROXYCTL_TEST in the listener's own environment must not reach a real event's command.
+    const listener = await spawnListen(['--port', String(port), '--secret', secret, '--exec', cmd], home, {
+      DIR: dir,
+      PROXYCTL_TEST: 'inherited',
+    });
+    const env = { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey };
+    try {
+      const test = await proxyctl(['webhook', 'test', '--json'], { home, env });
+      expect(test.exitCode).toBe(0);
+      const id = (JSON.parse(String(test.stdout)) as { id: string }).id;
+      await listener.stderrUntil(`exec #1 unit.created PRX-0 (delivery ${id}): exit 0`);
+      // stdout (the records) and stderr (the exec lines) are two pipes: wait for each.
+      const received = await listener.waitFor((r) => r.test === true, 'the test delivery');
+      expect(received).toMatchObject({ deliveryId: id, test: true });
+      expect(received.attemptId).toEqual(expect.any(String));
+      expect(received.attemptId).not.toBe(id);
+      const log = await proxyctl(['webhook', 'log', '--json', '--limit', '1'], { home, env });
+      expect((JSON.parse(String(log.stdout)) as { id: string }[]).map((d) => d.id)).toEqual([id]);
+
+      const ref = await createUnit(sb);
+      await listener.stderrUntil(new RegExp(`exec #2 unit\\.created ${ref} \\(delivery dlv_\\w+\\): exit 0`));
+      const real = sent().find((d) => d.event === 'unit.created' && payloadRef(d) === ref)!;
+      const realAttempt = (await listener.waitFor((r) => r.deliveryId === real.id, 'the purchase')).attemptId;
+      expect(readFileSync(join(dir, 'ids'), 'utf8')).toBe(
+        `unit.created|${id}|${received.attemptId}|1|PRX-0\nunit.created|${real.id}|${realAttempt}|unset|${ref}\n`,
+      );
     } finally {
       expect((await listener.stop()).exitCode).toBe(0);
     }
@@ -132,11 +173,11 @@ describe('webhook listen --exec', () => {
     const cmd = 'case "$PROXYCTL_PROXY_REF" in PRX-fail) echo "no luck" >&2; exit 3;; PRX-crash) kill -9 $$;; *) exit 0;; esac';
     const { listener, secret } = await listenWithExec(cmd);
     try {
-      expect(await deliver(listener, secret, downBody('evt_f1', 'PRX-fail'), 'dlv_f1')).toBe(200);
+      expect(await deliver(listener, secret, downBody('dlv_f1', 'PRX-fail'), 'att_f1')).toBe(200);
       await listener.stderrUntil(/exec #1 unit\.down PRX-fail \(delivery dlv_f1\): exit 3/);
-      expect(await deliver(listener, secret, downBody('evt_f2', 'PRX-crash'), 'dlv_f2')).toBe(200);
+      expect(await deliver(listener, secret, downBody('dlv_f2', 'PRX-crash'), 'att_f2')).toBe(200);
       await listener.stderrUntil(/exec #2 unit\.down PRX-crash \(delivery dlv_f2\): killed by SIGKILL/);
-      expect(await deliver(listener, secret, downBody('evt_f3', 'PRX-ok'), 'dlv_f3')).toBe(200);
+      expect(await deliver(listener, secret, downBody('dlv_f3', 'PRX-ok'), 'att_f3')).toBe(200);
       await listener.stderrUntil(/exec #3 unit\.down PRX-ok \(delivery dlv_f3\): exit 0/);
       expect(listener.stderr()).toContain('no luck');
     } finally {
@@ -149,7 +190,7 @@ describe('webhook listen --exec', () => {
   it('Ctrl-C waits for a running CMD, then exits 0', async () => {
     const g = await gate('ctrlc');
     const { listener, secret } = await listenWithExec(`read line < "${g.path}"`);
-    expect(await deliver(listener, secret, downBody('evt_c1', 'PRX-wait'), 'dlv_c1')).toBe(200);
+    expect(await deliver(listener, secret, downBody('dlv_c1', 'PRX-wait'), 'att_c1')).toBe(200);
     await listener.stderrUntil(/exec #1 unit\.down PRX-wait \(delivery dlv_c1\): started/);
     listener.kill('SIGINT');
     await listener.stderrUntil('waiting for 1 running command (#1 unit.down PRX-wait (delivery dlv_c1)); interrupt again to stop waiting');
@@ -164,7 +205,7 @@ describe('webhook listen --exec', () => {
     const g = await gate('twice');
     const { listener, secret } = await listenWithExec(`echo $$ > "$DIR/pid.twice"; echo 'on the gate' >&2; read line < "${g.path}"`);
     try {
-      expect(await deliver(listener, secret, downBody('evt_t1', 'PRX-\u001b[31mred'), 'dlv_t1')).toBe(200);
+      expect(await deliver(listener, secret, downBody('dlv_t1', 'PRX-\u001b[31mred'), 'att_t1')).toBe(200);
       await listener.stderrUntil('on the gate');
       listener.kill('SIGINT');
       await listener.stderrUntil('interrupt again to stop waiting');

@@ -57,7 +57,8 @@ describe('webhook listen (built binary) with the sandbox', () => {
     const sent = deliveries().find((d) => d.event === 'unit.created' && d.eventId === created.eventId)!;
     expect(sent).toBeDefined();
     expect(created).toMatchObject({ type: 'delivery', status: 200, redelivery: false, test: false, seen: 1 });
-    expect(typeof created.deliveryId).toBe('string');
+    expect(created.deliveryId).toBe(sent.id);
+    expect(created.attemptId).not.toBe(sent.id);
 
     const test = await proxyctl(['webhook', 'test', '--json'], { home, env });
     expect(test.exitCode).toBe(0);
@@ -101,7 +102,7 @@ describe('webhook listen (built binary) with the sandbox', () => {
       const relayed = target.received.at(-1)!;
       expect(relayed.headers['x-service-signature']).toBe(signature(relayed.bytes, secret));
       expect(relayed.headers['x-service-event']).toBe('unit.created');
-      expect(relayed.headers['x-service-delivery']).toBe(rec.deliveryId);
+      expect(relayed.headers['x-service-delivery']).toBe(rec.attemptId);
       expect(relayed.headers['x-api-key']).toBeUndefined();
 
       // A hand-made body with odd spacing and non-ASCII: relayed byte for byte; sent again under a
@@ -123,10 +124,10 @@ describe('webhook listen (built binary) with the sandbox', () => {
         });
         expect(res.status).toBe(200);
       }
-      const second = await listener.waitFor((r) => r.deliveryId === 'dlv_b' && r.forward !== undefined, 'the redelivery');
-      expect(second).toMatchObject({ eventId: 'evt_hand_1', redelivery: true, seen: 2 });
+      const second = await listener.waitFor((r) => r.attemptId === 'dlv_b' && r.forward !== undefined, 'the redelivery');
+      expect(second).toMatchObject({ deliveryId: 'evt_hand_1', eventId: 'evt_hand_1', redelivery: true, seen: 2 });
       // The listener may print the two records in either order: wait for each, never assume.
-      const first = await listener.waitFor((r) => r.deliveryId === 'dlv_a' && r.forward !== undefined, 'the first delivery');
+      const first = await listener.waitFor((r) => r.attemptId === 'dlv_a' && r.forward !== undefined, 'the first delivery');
       expect(first).toMatchObject({ redelivery: false, seen: 1 });
       const handRelays = target.received.filter((g) => g.headers['x-service-event'] === 'unit.released');
       expect(handRelays).toHaveLength(2);

@@ -35,7 +35,7 @@ describe('webhook listen (in-process)', () => {
   it('prints one human line per delivery and exits 0 when interrupted', async () => {
     const l = await listen(['--secret', 's1']);
     const body = JSON.stringify({
-      id: 'evt_9',
+      id: 'dlv_9',
       event: 'unit.down',
       occurredAt: '2026-01-01T00:00:00Z',
       data: { proxyRef: 'PRX-4', reason: 'quota_exceeded' },
@@ -43,7 +43,7 @@ describe('webhook listen (in-process)', () => {
     const res = await fetch(l.url, {
       method: 'POST',
       body,
-      headers: { 'x-service-signature': signature(body, 's1'), 'x-service-delivery': 'dlv_1', 'x-service-event': 'unit.down' },
+      headers: { 'x-service-signature': signature(body, 's1'), 'x-service-delivery': 'att-1', 'x-service-event': 'unit.down' },
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true });
@@ -51,10 +51,23 @@ describe('webhook listen (in-process)', () => {
     expect(get.status).toBe(405);
     await until(() => l.io.out().split('\n').length >= 3, 'two lines');
     const [first, second] = l.io.out().split('\n');
-    expect(first).toMatch(/^\d\d:\d\d:\d\d {2}✓ 200 {2}unit\.down {2}dlv_1 {2}unit PRX-4 down \(quota_exceeded\)$/);
+    // The delivery's own id (the payload's, as webhook log shows it), not the attempt's header.
+    expect(first).toMatch(/^\d\d:\d\d:\d\d {2}✓ 200 {2}unit\.down {2}dlv_9 {2}unit PRX-4 down \(quota_exceeded\)$/);
     expect(second).toContain('rejected: method not allowed');
     expect(await l.stop()).toBe(0);
     expect(l.io.err()).toContain('Stopped: 1 delivery received, 1 rejected.');
+  });
+
+  it('a payload without an id: the line names the attempt as such, never as the delivery', async () => {
+    const l = await listen(['--secret', 's1']);
+    const body = '{"event":"unit.released","data":{"proxyRef":"PRX-3"}}';
+    await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': signature(body, 's1'), 'x-service-delivery': 'att-7' } });
+    await fetch(l.url, { method: 'POST', body, headers: { 'x-service-signature': 'sha256=00', 'x-service-delivery': 'att-8' } });
+    await until(() => l.io.out().split('\n').length >= 3, 'two lines');
+    const [ok, bad] = l.io.out().split('\n');
+    expect(ok).toMatch(/ {2}unit\.released {2}attempt att-7 {2}unit PRX-3 released$/);
+    expect(bad).toMatch(/ {2}- {2}attempt att-8 {2}rejected: malformed signature$/);
+    expect(await l.stop()).toBe(0);
   });
 
   it('reports the status of --forward-to, and a relay that cannot connect', async () => {

@@ -3,6 +3,14 @@ import type { Input } from './trigger.command.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
 import { escapeControl } from '../../output/escape.js';
+import { RESTORE_EVENTS } from '../../sandbox/routes/control.js';
+
+/** Why nothing was delivered: a restore is no event at all; anything else is delivered iff a webhook is enabled. */
+function nothingDelivered(event: string): string {
+  if ((RESTORE_EVENTS as readonly string[]).includes(event))
+    return `${event} is a sandbox action that restores the proxies, not a webhook event: nothing is delivered for it`;
+  return 'no webhook is enabled, so nothing was delivered (set one with: proxyctl webhook set URL)';
+}
 
 export default async function trigger({ args: [event], flags, ctx }: Input): Promise<number> {
   let extra: Record<string, unknown> = {};
@@ -32,7 +40,7 @@ export default async function trigger({ args: [event], flags, ctx }: Input): Pro
     ctx.notice(
       deliveries.length
         ? `delivery ${deliveries.map((d) => d.id).join(', ')} queued (see proxyctl webhook log)`
-        : 'no webhook is configured, so nothing was delivered',
+        : nothingDelivered(String(r.event)),
     );
   }
   return 0;

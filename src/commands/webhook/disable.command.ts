@@ -3,12 +3,12 @@ import { defineCommand, type InputOf } from '../action.js';
 
 const command = () =>
   new Command('disable')
-    .description('stop deliveries (PATCH url=null); --remove also deletes the URL and secret')
-    .option('--remove', 'delete the webhook configuration, URL and secret included');
+    .description('stop deliveries; the URL is remembered in the profile, so webhook enable sets it again')
+    .option('--remove', 'delete the webhook instead, URL and secret, nothing remembered (same as webhook delete)');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  examples: ['proxyctl webhook disable', 'proxyctl webhook disable --remove'],
+  examples: ['proxyctl webhook disable', 'proxyctl webhook disable && proxyctl webhook enable   # back, with a new secret'],
   load: async () => (await import('./disable.js')).default,
 });

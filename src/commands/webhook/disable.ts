@@ -1,19 +1,28 @@
-// webhook disable: PATCH /webhook { url: null } stops deliveries; --remove sends DELETE, which
-// also forgets the URL and the secret.
+// webhook disable: PATCH /webhook { url: null } stops deliveries, and the API then forgets the URL
+// and the secret. So the URL is read first and remembered in the profile, for `webhook enable`.
+// --remove is `webhook delete`, under its older name.
 import type { Input } from './disable.command.js';
+import * as shapes from '../../api/shapes.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
+import { deleteWebhook } from './delete.js';
+import { getWebhook } from './get.js';
+import { rememberWebhook } from './remembered.js';
 import { configColumns } from './views.js';
-import * as shapes from '../../api/shapes.js';
 
 export default async function run({ flags, ctx }: Input): Promise<number> {
+  if (flags.remove) return deleteWebhook(ctx);
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const api = await ctx.api();
-  const res = flags.remove
-    ? await api.request<Partial<WebhookConfig>>('DELETE', '/webhook', shapes.webhookDisabled)
-    : await api.request<Partial<WebhookConfig>>('PATCH', '/webhook', shapes.webhookDisabled, { body: { url: null } });
-  const config = res.data ?? { enabled: false };
-  await printObject(ctx, config as WebhookConfig, { columns: configColumns({ revealSecret: false }) });
-  ctx.notice(flags.remove ? 'Webhook removed (URL and secret deleted).' : 'Webhook deliveries disabled.');
+  const { url } = await getWebhook(ctx);
+  // Remembered before the PATCH: if the profile cannot be written, nothing is lost yet.
+  if (url) await rememberWebhook(ctx, api, url);
+  const res = await api.request<Partial<WebhookConfig>>('PATCH', '/webhook', shapes.webhookDisabled, { body: { url: null } });
+  await printObject(ctx, (res.data ?? { enabled: false }) as WebhookConfig, { columns: configColumns({ revealSecret: false }) });
+  ctx.notice(
+    url
+      ? `Webhook deliveries disabled. To send them to ${url} again: proxyctl webhook enable (it issues a new secret).`
+      : 'Webhook deliveries disabled (no URL was set, so none is remembered).',
+  );
   return 0;
 }

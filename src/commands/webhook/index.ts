@@ -1,7 +1,9 @@
 // `proxyctl webhook …`: one line per verb; definitions in <verb>.command.ts.
 import { Command } from '../commander.js';
 import { defineCommand } from '../action.js';
+import del from './delete.command.js';
 import disable from './disable.command.js';
+import enable from './enable.command.js';
 import get from './get.command.js';
 import listen from './listen.command.js';
 import log from './log.command.js';
@@ -12,5 +14,5 @@ import verify from './verify.command.js';
 export default defineCommand({
   command: () => new Command('webhook').description('configure, test, inspect and receive webhook deliveries'),
   examples: ['proxyctl webhook listen --forward-to http://localhost:3000/hooks', 'proxyctl webhook log --follow'],
-  subcommands: [get, set, disable, test, log, verify, listen],
+  subcommands: [get, set, enable, disable, del, test, log, verify, listen],
 });

@@ -60,9 +60,15 @@ function parseExec(flags: ListenFlags): ListenOptions['exec'] {
   return { command: flags.exec, on };
 }
 
+/** "dlv_9", or "attempt 5f0c…" when the payload carries no id: the per-attempt id is never passed off as the delivery's. */
+function idOf(r: { deliveryId?: string | undefined; attemptId: string | undefined }): string {
+  return r.deliveryId ?? (r.attemptId ? `attempt ${r.attemptId}` : '-');
+}
+
 /** "#3 unit.down PRX-12 (delivery dlv_9)": one run, escaped (its parts come from the payload). */
 function jobName(job: ExecJob): string {
-  return escapeControl(`#${job.seq} ${job.event}${job.proxyRef ? ` ${job.proxyRef}` : ''} (delivery ${job.deliveryId ?? '-'})`);
+  const id = job.deliveryId ? `delivery ${job.deliveryId}` : idOf(job);
+  return escapeControl(`#${job.seq} ${job.event}${job.proxyRef ? ` ${job.proxyRef}` : ''} (${id})`);
 }
 
 function describeExec(r: ExecReport, paint: ReturnType<typeof paintFor>): string {
@@ -104,7 +110,7 @@ const MAX_SUBMITTED = 10_000;
 function jobFor(record: ReceivedDelivery, body: Buffer, on: string[], submitted: Set<string>, seq: () => number): ExecJob | undefined {
   const event = record.event ?? '';
   if (on.length > 0 && !on.includes(event)) return undefined;
-  const key = record.eventId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
+  const key = record.deliveryId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
   if (submitted.has(key)) return undefined;
   submitted.add(key);
   if (submitted.size > MAX_SUBMITTED) submitted.delete(submitted.values().next().value as string);
@@ -114,7 +120,8 @@ function jobFor(record: ReceivedDelivery, body: Buffer, on: string[], submitted:
     event,
     proxyRef: typeof ref === 'string' ? ref : undefined,
     deliveryId: record.deliveryId,
-    eventId: record.eventId,
+    attemptId: record.attemptId,
+    test: record.test,
     body,
   };
 }
@@ -142,7 +149,7 @@ async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSour
   } catch (err) {
     if (err instanceof AuthMissingError) {
       throw new UsageError('webhook listen needs the webhook secret to verify deliveries', {
-        hint: 'pass --secret S, or set PROXYCTL_BASE_URL and PROXYCTL_API_KEY so it can be read with GET /webhook',
+        hint: 'pass --secret S (the one proxyctl webhook set printed), or log in (proxyctl login, or PROXYCTL_BASE_URL and PROXYCTL_API_KEY) so listen reads it from the API',
       });
     }
     throw err;
@@ -178,10 +185,10 @@ async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSour
 export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paintFor>): string {
   const time = paint.dim(r.receivedAt.slice(11, 19));
   if (r.type === 'rejected') {
-    return [time, paint.red(`✗ ${r.status}`), r.event ?? '-', r.deliveryId ?? '-', paint.red(`rejected: ${r.reason}`)].join('  ');
+    return [time, paint.red(`✗ ${r.status}`), r.event ?? '-', idOf(r), paint.red(`rejected: ${r.reason}`)].join('  ');
   }
-  const parts = [time, paint.green(`✓ ${r.status}`), r.event ?? '-', r.deliveryId ?? '-', summarizeEvent(r.payload ?? {})];
-  if (r.redelivery) parts.push(paint.yellow(`redelivery #${r.seen - 1} of ${r.eventId ?? 'this event'}`));
+  const parts = [time, paint.green(`✓ ${r.status}`), r.event ?? '-', idOf(r), summarizeEvent(r.payload ?? {})];
+  if (r.redelivery) parts.push(paint.yellow(`redelivery #${r.seen - 1} of ${r.deliveryId ?? 'this delivery'}`));
   if (r.forward) {
     const f = r.forward;
     parts.push(

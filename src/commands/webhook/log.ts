@@ -60,18 +60,26 @@ function firstPage(api: ApiClient, query: Query): Promise<{ data?: Delivery[] }>
   return api.get<{ data: Delivery[] }>('/webhook/deliveries', shapes.deliveryPage, query);
 }
 
-function clock(d: Date): string {
-  return d.toISOString().slice(11, 19);
+/** "2026-01-01T10:00:00Z": a time the server gave, to the second; "-" when it gave none. */
+function at(iso: unknown): string {
+  const ms = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
+  return Number.isNaN(ms) ? '-' : `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
+/**
+ * One line of --follow. It starts with the delivery's own time (when it was created, as the log
+ * says), never the time this poll read it: a poll shows deliveries made long before it, and a
+ * delivered one also says when it was delivered. `now` only measures the wait to the next attempt.
+ */
 export function describeChange(c: DeliveryChange, now: Date, color: ReturnType<typeof paintFor>): string {
   const d = c.delivery;
-  const parts = [color.dim(clock(now)), d.id, d.event];
+  const parts = [color.dim(at(d.createdAt)), d.id, d.event];
   if (c.type === 'changed' && c.changed.includes('status'))
     parts.push(`${paintStatus(c.previous.status, color)} → ${paintStatus(d.status, color)}`);
   else parts.push(paintStatus(d.status, color));
   parts.push(`attempt ${attemptsOf(d)}`);
   if (d.responseStatus !== undefined && d.responseStatus !== null) parts.push(`HTTP ${cell(d.responseStatus)}`);
+  if (d.status === 'DELIVERED' && typeof d.deliveredAt === 'string') parts.push(`delivered ${at(d.deliveredAt)}`);
   if (typeof d.nextAttemptAt === 'string') {
     const wait = (Date.parse(d.nextAttemptAt) - now.getTime()) / 1000;
     parts.push(`next ${d.nextAttemptAt}${Number.isFinite(wait) && wait > 0 ? ` (in ${humanDuration(wait)})` : ''}`);

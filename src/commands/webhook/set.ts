@@ -39,8 +39,8 @@ export async function setWebhook(ctx: Context, opts: SetOptions): Promise<Webhoo
   return res.data;
 }
 
-export default async function run({ args: [url], ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
+/** Sets the URL and shows what the API answered, the new secret in full, once (`set` and `enable`). */
+export async function setAndShow(ctx: Context, url: string): Promise<WebhookConfig> {
   const opts = parseWebhookUrl(url);
   if (opts.plainLoopback) ctx.warn('plain http to this machine: fine for a local receiver, never for production (use https)');
   const config = await setWebhook(ctx, opts);
@@ -48,5 +48,11 @@ export default async function run({ args: [url], ctx }: Input): Promise<number> 
   if (typeof config.secret === 'string' && config.secret !== '') {
     ctx.notice('Store this secret now: it signs every delivery (X-Service-Signature) and is shown only once.');
   }
+  return config;
+}
+
+export default async function run({ args: [url], ctx }: Input): Promise<number> {
+  assertFormats(ctx, ['table', 'json', 'jsonl']);
+  await setAndShow(ctx, url);
   return 0;
 }

@@ -6,9 +6,10 @@ import type { Context } from '../../context/index.js';
 import type { ApiClient } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
 import { resolveOperation } from '../../api/operations.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { assertFormats, printObject, withSpinner } from '../../output/index.js';
 import type { Delivery } from '../../webhooks/events.js';
+import { rememberedWebhook } from './remembered.js';
 import { deliveryColumns } from './views.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -36,12 +37,30 @@ async function awaitOutcome(ctx: Context, api: ApiClient, fired: Delivery, waitM
   return latest;
 }
 
+/**
+ * The API's refusal when no webhook is set names its own operation ("set one with PATCH /webhook");
+ * the user is told the proxyctl command instead, keeping the code, status and request id.
+ */
+async function nowhereToSend(ctx: Context, api: ApiClient, err: ApiError): Promise<ApiError> {
+  const { saved } = await rememberedWebhook(ctx, api);
+  const hint = saved
+    ? `proxyctl webhook enable sets ${saved.url} again (webhook disable turned it off)`
+    : 'set one with: proxyctl webhook set URL (proxyctl webhook listen runs a local receiver)';
+  const { status, type, requestId, raw } = err;
+  return new ApiError(
+    { status, code: err.code, type, requestId, raw, message: 'no webhook is enabled, so the test event has nowhere to go' },
+    hint,
+  );
+}
+
 export default async function run({ flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const waitMs = parseWait(flags.wait);
   const api = await ctx.api();
   const op = await resolveOperation(api, 'webhookTest');
-  const res = await api.request<Delivery>(op.method, op.path, shapes.webhookTest);
+  const res = await api.request<Delivery>(op.method, op.path, shapes.webhookTest).catch(async (err: unknown) => {
+    throw err instanceof ApiError && err.code === 'webhook_not_configured' ? await nowhereToSend(ctx, api, err) : err;
+  });
   let delivery = res.data;
   if (delivery && typeof delivery.id === 'string' && waitMs > 0) {
     delivery = await withSpinner(ctx, 'Waiting for the test delivery…', () => awaitOutcome(ctx, api, delivery, waitMs));
