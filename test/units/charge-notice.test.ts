@@ -47,26 +47,18 @@ describe('units create tells the charge and the balance', () => {
 
   it('a batch: the sum of what was bought; a resumed batch charges only the rest', async () => {
     const { kit, pool, price } = await setup();
-    const args = (n: number) => [
-      'units',
-      'create',
-      '--pool',
-      pool,
-      '--period',
-      '3h',
-      '--count',
-      String(n),
-      '--idempotency-key',
-      KEY,
-      '--json',
-    ];
-    const first = await kit.run(args(2));
-    expect(first.exitCode).toBe(0);
+    const args = ['units', 'create', '--pool', pool, '--period', '3h', '--count', '3', '--idempotency-key', KEY, '--json'];
+    // Two units provisioned, then the engine fails upstream (refunded) for the rest of the run.
+    let calls = 0;
+    kit.sb.world.engineFails = () => ++calls > 2;
+    const first = await kit.run(args);
+    expect(first.exitCode).toBe(10);
     const afterFirst = (await kit.state()).balanceUsd;
     expect(cents(100 - afterFirst)).toBe(2 * cents(price('3h')));
     expect(lines(first.stderr)).toContain(`charged ${usd((2 * cents(price('3h'))) / 100)}, balance now ${usd(afterFirst)}`);
 
-    const again = await kit.run(args(3));
+    kit.sb.world.engineFails = () => false;
+    const again = await kit.run(args);
     expect(again.exitCode).toBe(0);
     const s = await kit.state();
     expect(s.units).toHaveLength(3);

@@ -141,7 +141,7 @@ describe('createSafely', () => {
         signal: new AbortController().signal,
         userAgent: 't',
         sleep: async () => {},
-        cache,
+        records: cache,
       });
     const first = await createSafely(api(), body, { baseKey: BASE, index: 0, signal: new AbortController().signal, delayMs: 1 });
     expect(first.ok).toBe(false);
