@@ -2,7 +2,7 @@
 // ("waiting for api.example.com: 4s of 30s", "waiting 18 s for the rate limit") instead of standing
 // still. One Activity per client (the context makes it, and the output layer reads the same one):
 // each wait is its own entry, so one of several concurrent requests ending never hides the others.
-import type { ActivityView } from '../globals.js';
+import type { ActivityView } from './globals.js';
 
 export interface Wait {
   /** host[:port] of the request, or what a retry waits for. */

@@ -3,9 +3,9 @@
 // clients in one process never show each other's waits.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { ApiClient } from '../../src/api/client.js';
-import { account } from '../../src/api/shapes.js';
-import { json, type ScriptedServer, startScriptedServer } from '../helpers/index.js';
+import { ApiClient } from '../src/api/client.js';
+import { account } from '../src/api/shapes.js';
+import { json, type ScriptedServer, startScriptedServer } from './helpers/index.js';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -42,7 +42,7 @@ describe('Activity', () => {
   });
 
   it('rate-limit waits: the earliest end is shown while any request waits, none once all are done', async () => {
-    const { Activity } = await import('../../src/api/activity.js');
+    const { Activity } = await import('../src/activity.js');
     const a = new Activity();
     const seen: (number | undefined)[] = [];
     a.onRateWait((u) => seen.push(u));

@@ -18,7 +18,7 @@ import {
 import { pageOf } from './shapes.js';
 import { markPlain } from './plain.js';
 import type { Shape } from './validate.js';
-import { Activity } from './activity.js';
+import { Activity } from '../activity.js';
 
 export const API_PREFIX = '/api/reseller/v1';
 

@@ -1,7 +1,7 @@
 // Client-side pacing: a budget per window, seeded from the server's X-RateLimit-* headers, so
 // bulk work waits before it would hit 429 instead of after. The uptime budget is separate.
 
-import type { Activity } from './activity.js';
+import type { Activity } from '../activity.js';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 

@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { escapeControl } from '../output/escape.js';
 import { warningLabel } from '../output/stderr-label.js';
 import { createPrompt } from './prompt.js';
-import { Activity } from '../api/activity.js';
+import { Activity } from '../activity.js';
 import type { Context } from './types.js';
 
 export { OUTPUT_FORMATS, nonEmpty, type GlobalOptions, type OutputFormat } from '../globals.js';

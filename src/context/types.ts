@@ -1,5 +1,5 @@
 // The Context type on its own, so the wiring modules beside it import a type, not each other.
-import type { Activity } from '../api/activity.js';
+import type { Activity } from '../activity.js';
 import type { ApiClient } from '../api/client.js';
 import type { ConfigStore } from '../config/store.js';
 import type { BaseContext } from '../globals.js';

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUnit, loadedBy, startKit, tempHome, type Kit, type Loaded } from '../helpers/index.js';
 
-/** Modules of src/api/ every command may run: the flags' enums and the context's Activity (no imports). */
-const LIGHT_API = ['src/api/enums.ts', 'src/api/activity.ts'];
+/** Modules of src/api/ every command may run: the flags' enums. */
+const LIGHT_API = ['src/api/enums.ts'];
 
 const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic'];
 const UNUSED_BY_ONE_REQUEST = ['cli-table3', 'ora', 'cli-spinners'];
@@ -31,8 +31,7 @@ describe('--help and --version', () => {
       } else expect(l.packages.has('commander')).toBe(true);
       expect(HEAVY.filter((p) => l.packages.has(p))).toEqual([]);
       expect(prompts(l)).toEqual([]);
-      // The API's enums name the flags' choices, and the context holds the client's Activity (a
-      // plain class, no imports); nothing else of the client or the config store.
+      // The API's enums name the flags' choices; nothing else of the client or the config store.
       const unwanted = (s: string) => s.startsWith('src/config/') || (s.startsWith('src/api/') && !LIGHT_API.includes(s));
       expect([...l.sources].filter(unwanted)).toEqual([]);
     });
