@@ -61,12 +61,12 @@ export class ResellerClient extends ApiClient {
 
   /** GET /account: the balance in USD. */
   async balance(): Promise<number> {
-    return (await this.get<{ balanceUsd: number }>('/account', shapes.account)).balanceUsd;
+    return (await this.get('/account', shapes.account)).balanceUsd;
   }
 
   /** GET /units/{ref}. */
   async unit(ref: string): Promise<Unit> {
-    return this.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+    return this.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
   }
 }
 

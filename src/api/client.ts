@@ -162,11 +162,11 @@ export class ApiClient {
   }
 
   /** GET and check the body against `shape` (src/api/shapes.ts): what the caller gets is what it needs. */
-  async get<T>(path: string, shape: Shape, query?: Query, opts: Omit<RequestOptions, 'query'> = {}): Promise<T> {
+  async get<T>(path: string, shape: Shape<T>, query?: Query, opts: Omit<RequestOptions, 'query'> = {}): Promise<T> {
     return (await this.request<T>('GET', path, shape, { ...opts, query })).data;
   }
 
-  async request<T>(method: string, path: string, shape: Shape, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T>(method: string, path: string, shape: Shape<T>, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const policy: RetryPolicy = opts.retry ?? (method === 'GET' ? 'read' : 'never');
     const signal = opts.signal === undefined ? (method === 'GET' ? this.opts.signal : undefined) : (opts.signal ?? undefined);
     let failures = 0;
@@ -247,7 +247,7 @@ export class ApiClient {
   async once<T>(
     method: string,
     path: string,
-    shape: Shape,
+    shape: Shape<T>,
     opts: RequestOptions = {},
     signal?: AbortSignal,
     attempt = 1,
@@ -315,7 +315,7 @@ export class ApiClient {
    * ApiError, anything that is not the API's JSON or not the shape the caller needs becomes a
    * BadResponseError (exit 9). What is returned fits `shape`.
    */
-  private interpret<T>(raw: RawResponse, url: string, shape: Shape, budgets: RateBudget[]): ApiResponse<T> {
+  private interpret<T>(raw: RawResponse, url: string, shape: Shape<T>, budgets: RateBudget[]): ApiResponse<T> {
     const requestId = raw.headers['x-request-id'];
     const answer: Answer = { status: raw.status, headers: raw.headers, requestId, url, baseUrl: this.baseUrl };
     if (raw.status >= 300 && raw.status < 400) throw redirectError(answer);
@@ -346,18 +346,17 @@ export class ApiClient {
    */
   async *pages<T>(
     path: string,
-    item: Shape,
+    item: Shape<T>,
     query: Query = {},
     opts: Omit<RequestOptions, 'query'> & { readAhead?: boolean } = {},
   ): AsyncGenerator<Page<T>> {
     const { readAhead = false, ...options } = opts;
     const shape = pageOf(item);
-    const fetch = (page: number) =>
-      this.request<{ data: T[]; pagination?: Pagination }>('GET', path, shape, { ...options, query: { ...query, page } });
+    const fetch = (page: number) => this.request('GET', path, shape, { ...options, query: { ...query, page } });
     let page = Number(query.page ?? 1);
     let current = fetch(page);
     /** The page after `current`, when asked for ahead. */
-    let ahead: Promise<ApiResponse<{ data: T[]; pagination?: Pagination }>> | undefined;
+    let ahead: ReturnType<typeof fetch> | undefined;
     let lastPage = 0;
     try {
       for (;;) {
@@ -387,7 +386,7 @@ export class ApiClient {
   }
 
   /** Every item of a collection, streamed page by page: its caller reads them all, so pages are read ahead. */
-  async *all<T>(path: string, item: Shape, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<T> {
+  async *all<T>(path: string, item: Shape<T>, query: Query = {}, opts: Omit<RequestOptions, 'query'> = {}): AsyncGenerator<T> {
     for await (const page of this.pages<T>(path, item, query, { ...opts, readAhead: true })) yield* page.items;
   }
 

@@ -140,7 +140,7 @@ async function load(api: ApiClient, now: () => number): Promise<Discovered> {
   let ops: Discovered;
   try {
     // A missing or broken description is not worth backing off for: the defaults are right there.
-    ops = findOperations(await api.get<unknown>('/openapi.json', shapes.openapi, undefined, { retry: 'not-sent' }));
+    ops = findOperations(await api.get('/openapi.json', shapes.openapi, undefined, { retry: 'not-sent' }));
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
     // The server says it has no description (404) or sent something unparsable: remember the

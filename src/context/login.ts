@@ -8,12 +8,7 @@ import { PROFILE_NAME } from '../config/store.js';
 import * as shapes from '../api/shapes.js';
 import { buildApiClient } from './client.js';
 
-export interface AccountSummary {
-  balanceUsd?: number;
-  discountPercent?: number;
-  resellerEnabled?: boolean;
-  [k: string]: unknown;
-}
+export type AccountSummary = shapes.Account;
 
 export interface LoginResult {
   profile: string;
@@ -69,7 +64,7 @@ export async function verifyAndSave(ctx: Context, profile: string, baseUrl: stri
   const url = checkBaseUrl(baseUrl, ctx.globals.insecure);
   const client = buildApiClient(ctx, url, apiKey);
   // A 401 here throws ApiError (exit 3) and nothing is written.
-  const account = await client.get<AccountSummary>('/account', shapes.account);
+  const account = await client.get('/account', shapes.account);
   const store = await ctx.config();
   // Without --profile the profile logged in to becomes current; with it, only when there is none.
   await store.saveProfile(

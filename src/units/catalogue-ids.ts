@@ -74,7 +74,7 @@ export interface Miss {
 
 async function catalogue(api: ApiClient): Promise<Pool[] | undefined> {
   try {
-    return (await api.get<{ data: Pool[] }>('/pools', shapes.poolList)).data;
+    return (await api.get('/pools', shapes.poolList)).data;
   } catch {
     return undefined;
   }
@@ -139,7 +139,7 @@ export function entryCountryCode(e: Record<string, unknown>): string | undefined
 /** Country codes the catalogue has pools in (undefined when it cannot be read). */
 async function countryCodes(api: ApiClient): Promise<string[] | undefined> {
   try {
-    const body = await api.get<{ data: Record<string, unknown>[] }>('/countries', shapes.catalogueList);
+    const body = await api.get('/countries', shapes.catalogueList);
     return body.data.map(entryCountryCode).filter((c): c is string => c !== undefined);
   } catch {
     return undefined;

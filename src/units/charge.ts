@@ -22,7 +22,7 @@ async function balanceNow(api: ApiClient): Promise<number | undefined> {
   try {
     // Not aborted by Ctrl-C: what was charged before it is still worth telling.
     // shapes.account guarantees a finite balanceUsd.
-    return (await api.get<{ balanceUsd: number }>('/account', shapes.account, undefined, { signal: null })).balanceUsd;
+    return (await api.get('/account', shapes.account, undefined, { signal: null })).balanceUsd;
   } catch {
     return undefined;
   }

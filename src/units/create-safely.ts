@@ -212,7 +212,7 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
       // Registered while on the wire: a second Ctrl-C exits without waiting and names this key.
       const res = await purchasesInFlight.during(
         { what: `purchase #${opts.index + 1}`, idempotencyKey: key, resumeKey: opts.baseKey },
-        () => api.request<Unit>('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' }),
+        () => api.request('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' }),
       );
       const replayed = isReplay(res.headers);
       const other = replayed ? replayedOther(body, res.data, key) : undefined;

@@ -30,10 +30,10 @@ export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<
   const { ref, period } = input;
   // Read right before the attempt, never taken from an earlier listing: another process may have
   // extended the unit since, and a later expiry after a failed attempt would read as ours.
-  const before = (await api.get<Unit>(unitPath(ref), shapes.unit)).expiresAt;
+  const before = (await api.get(unitPath(ref), shapes.unit)).expiresAt;
   let res: ApiResponse<ExtendResult>;
   try {
-    res = await api.request<ExtendResult>('POST', `${unitPath(ref)}/extend`, shapes.extended, { body: { period }, retry: 'not-sent' });
+    res = await api.request('POST', `${unitPath(ref)}/extend`, shapes.extended, { body: { period }, retry: 'not-sent' });
   } catch (err) {
     return recover(api, ref, period, before, err);
   }
@@ -53,7 +53,7 @@ async function recover(api: ApiClient, ref: string, period: string, before: stri
   let after: string | undefined;
   try {
     // Not aborted by Ctrl-C: the user needs to know whether this unit was charged.
-    after = (await api.get<Unit>(unitPath(ref), shapes.unit, undefined, { signal: null })).expiresAt;
+    after = (await api.get(unitPath(ref), shapes.unit, undefined, { signal: null })).expiresAt;
   } catch (readErr) {
     throw new NetworkError(
       `could not tell whether ${ref} was extended: the request failed (${(err as Error).message}) and reading the unit back failed too (${(readErr as Error).message})`,

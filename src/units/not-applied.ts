@@ -22,9 +22,9 @@ function answered(answer: unknown, field: string): string {
 const unitPath = (ref: string) => `/units/${encodeURIComponent(ref)}`;
 
 /** A read-back that must not be cut short by Ctrl-C (the user needs the answer) nor stop the report. */
-async function readBack<T>(api: ApiClient, path: string, shape: Shape): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+async function readBack<T>(api: ApiClient, path: string, shape: Shape<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   try {
-    return { ok: true, value: await api.get<T>(path, shape, undefined, { signal: null }) };
+    return { ok: true, value: await api.get(path, shape, undefined, { signal: null }) };
   } catch (error) {
     return { ok: false, error };
   }

@@ -24,7 +24,7 @@ export const cents = (n: number) => Math.round(n * 100);
 
 export async function quote(api: ApiClient, unitPrice: number, count: number): Promise<Quote> {
   // shapes.account guarantees a finite balanceUsd.
-  const { balanceUsd } = await api.get<{ balanceUsd: number }>('/account', shapes.account);
+  const { balanceUsd } = await api.get('/account', shapes.account);
   const total = cents(unitPrice) * count;
   return { unitPrice, count, total: total / 100, balanceUsd, balanceAfter: (cents(balanceUsd) - total) / 100 };
 }
@@ -59,7 +59,7 @@ export function describeQuote(q: Quote, what: string): string {
 /** GET /pools/{id}, refused (exit 5) when the pool is not available: nothing is quoted or bought from it. */
 export async function availablePool(api: ApiClient, poolId: string): Promise<Pool> {
   const pool = await explainingMiss(
-    () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool),
+    () => api.get(`/pools/${encodeURIComponent(poolId)}`, shapes.pool),
     () => poolMiss(api, poolId, true),
   );
   if (pool.available === false) {

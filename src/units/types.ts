@@ -1,19 +1,7 @@
-// The unit shapes the commands use. Only the fields proxyctl reads are typed; everything else
-// the server sends is kept and passed through verbatim in JSON output.
-export interface Unit {
-  proxyRef: string;
-  poolId?: string;
-  provider?: string;
-  ip?: string;
-  port?: number;
-  protocol?: string;
-  credentials?: { username: string; password: string } | null;
-  status?: string;
-  expiresAt?: string;
-  expiresIn?: number;
-  allowedIps?: string[];
-  [k: string]: unknown;
-}
+// The unit shapes the commands use. An answer's type is its shape's (src/api/shapes.ts): only the
+// fields proxyctl reads are typed and checked; everything else the server sends is kept and passed
+// through verbatim in JSON output. CreateBody is what proxyctl sends.
+export type { ExtendResult, Pool, Unit } from '../api/shapes.js';
 
 export interface CreateBody {
   poolId: string;
@@ -21,27 +9,4 @@ export interface CreateBody {
   protocol?: string;
   credentials?: { username: string; password: string };
   allowedIps?: string[];
-}
-
-export interface ExtendResult {
-  proxyRef: string;
-  expiresAt: string;
-  extended: boolean;
-  [k: string]: unknown;
-}
-
-/**
- * A pool as GET /pools lists it and GET /pools/{id} returns it: the one pool shape of the
- * `pools` commands, the guided create and the purchase quote. Prices may also come beside the
- * list (one schedule for every pool) instead of on each pool.
- */
-export interface Pool {
-  poolId: string;
-  provider?: string;
-  country?: string;
-  state?: string | null;
-  rotation?: string | null;
-  available?: boolean;
-  prices?: Record<string, number>;
-  [k: string]: unknown;
 }

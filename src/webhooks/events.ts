@@ -1,29 +1,8 @@
 // Shapes of the webhook resources (spec §2.10, §2.11, §6.3) and one-line summaries of events.
 // Unknown fields and unknown events are expected: summaries fall back to whatever arrives.
-
-export interface WebhookConfig {
-  url: string | null;
-  secret: string | null;
-  enabled: boolean;
-  [k: string]: unknown;
-}
+export type { Delivery, WebhookConfig } from '../api/shapes.js';
 
 export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
-
-export interface Delivery {
-  id: string;
-  event: string;
-  url?: string;
-  status: string;
-  attempts?: number;
-  maxAttempts?: number;
-  responseStatus?: number | null;
-  lastError?: string | null;
-  nextAttemptAt?: string | null;
-  createdAt?: string;
-  deliveredAt?: string | null;
-  [k: string]: unknown;
-}
 
 export interface EventPayload {
   id?: string;

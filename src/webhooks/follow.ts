@@ -35,7 +35,7 @@ export class DeliveryTracker {
   horizon(): number {
     let h = this.newest;
     for (const d of this.known.values()) {
-      if (!TERMINAL.has(d.status)) {
+      if (!TERMINAL.has(d.status ?? '')) {
         const t = createdMs(d);
         h = Math.min(h, Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t);
       }

@@ -7,6 +7,6 @@ import * as shapes from '../../api/shapes.js';
 export default async function openapi({ ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const api = await ctx.api();
-  printBody(ctx, await api.get<unknown>('/openapi.json', shapes.openapi));
+  printBody(ctx, await api.get('/openapi.json', shapes.openapi));
   return 0;
 }

@@ -113,7 +113,7 @@ export default async function request({ args: [first, second], flags, ctx }: Inp
   const opts = await parseOptions(first, second, flags, ctx);
   const api = await ctx.api();
   if (opts.paginate) return paginate(ctx, api, opts);
-  const r = await api.request<unknown>(opts.method, opts.path, shapes.raw, {
+  const r = await api.request(opts.method, opts.path, shapes.raw, {
     ...(opts.body && 'json' in opts.body ? { body: opts.body.json } : {}),
     ...(opts.body && 'text' in opts.body ? { rawBody: opts.body.text } : {}),
     headers: opts.headers,
@@ -145,7 +145,7 @@ async function paginate(ctx: Context, api: ApiClient, opts: RawOptions): Promise
   const start = params.get('page');
   params.delete('page');
   const rest = params.toString();
-  const pages = api.pages<unknown>(rest ? `${pathname}?${rest}` : pathname, shapes.raw, start === null ? {} : { page: start }, {
+  const pages = api.pages(rest ? `${pathname}?${rest}` : pathname, shapes.raw, start === null ? {} : { page: start }, {
     headers: opts.headers,
   });
   const pretty = outputMode(ctx) !== 'jsonl';

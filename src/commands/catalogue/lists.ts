@@ -16,7 +16,7 @@ export async function fetchCollection(ctx: Context, path: string, query: Query =
   const api = await ctx.api();
   const country = typeof query.country === 'string' ? query.country : undefined;
   return byCountry(ctx, api, country, async () => {
-    const body = await withSpinner(ctx, 'Fetching…', () => api.get<{ data: unknown[] }>(path, shapes.catalogueList, query));
+    const body = await withSpinner(ctx, 'Fetching…', () => api.get(path, shapes.catalogueList, query));
     if (Array.isArray(body)) return body;
     return Array.isArray(body?.data) ? body.data : [];
   });

@@ -4,14 +4,11 @@ import type { Context } from '../../context/index.js';
 import { assertFormats, money, outputMode, printList, periodOrder, printObject, withSpinner } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
 
-export interface PricesResponse {
-  prices?: Record<string, unknown>;
-  [k: string]: unknown;
-}
+export type PricesResponse = shapes.PriceList;
 
 export async function run(ctx: Context): Promise<PricesResponse> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching prices…', () => api.get<PricesResponse>('/prices', shapes.prices));
+  return withSpinner(ctx, 'Fetching prices…', () => api.get('/prices', shapes.prices));
 }
 
 export function priceRows(prices: Record<string, unknown> | undefined): { period: string; price: unknown }[] {

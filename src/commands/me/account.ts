@@ -8,7 +8,7 @@ import * as shapes from '../../api/shapes.js';
 
 export async function run(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching balance…', () => api.get<Snapshot>('/account', shapes.account));
+  return withSpinner(ctx, 'Fetching balance…', () => api.get('/account', shapes.account));
 }
 
 export default async function account({ ctx }: Input): Promise<Result> {

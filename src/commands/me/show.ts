@@ -5,20 +5,12 @@ import type { Context } from '../../context/index.js';
 import { assertFormats, cell, money, percent, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
 
-export interface Snapshot {
-  email?: string;
-  balanceUsd?: number;
-  discountPercent?: number;
-  resellerEnabled?: boolean;
-  units?: { active?: number; total?: number };
-  prices?: Record<string, number>;
-  webhook?: { url?: string | null; enabled?: boolean };
-  [k: string]: unknown;
-}
+export type { Snapshot } from '../../api/shapes.js';
+import type { Snapshot } from '../../api/shapes.js';
 
 export async function run(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching account…', () => api.get<Snapshot>('/me', shapes.snapshot));
+  return withSpinner(ctx, 'Fetching account…', () => api.get('/me', shapes.snapshot));
 }
 
 export const ACCOUNT_COLUMNS: Column<Snapshot>[] = [

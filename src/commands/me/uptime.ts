@@ -22,6 +22,9 @@ import {
   type Paint,
 } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
+import type { UnitUptime, Uptime } from '../../api/shapes.js';
+
+export type { UnitUptime, Uptime };
 
 const DAY_MS = 86_400_000;
 const MAX_WINDOW_MS = 30 * DAY_MS;
@@ -30,27 +33,6 @@ export interface UptimeOptions {
   day?: number | undefined;
   from?: string | undefined;
   to?: string | undefined;
-}
-
-export interface UnitUptime {
-  proxyRef?: string;
-  poolId?: string;
-  uptimePercent?: number;
-  slotsUp?: number;
-  slotsDown?: number;
-  slotsExcluded?: number;
-  [k: string]: unknown;
-}
-
-export interface Uptime {
-  from?: string;
-  to?: string;
-  uptimePercent?: number;
-  slotsUp?: number;
-  slotsDown?: number;
-  slotsExcluded?: number;
-  units?: UnitUptime[];
-  [k: string]: unknown;
 }
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -109,7 +91,7 @@ export function parseOptions(flags: Input['flags'], now: Date): UptimeOptions {
 export async function run(opts: UptimeOptions, ctx: Context): Promise<Uptime> {
   const api = await ctx.api();
   const query: Query = { day: opts.day, from: opts.from, to: opts.to };
-  return withSpinner(ctx, 'Fetching uptime…', () => api.get<Uptime>('/me/uptime', shapes.uptime, query, { budget: 'uptime' }));
+  return withSpinner(ctx, 'Fetching uptime…', () => api.get('/me/uptime', shapes.uptime, query, { budget: 'uptime' }));
 }
 
 /** Health colour: green from 99%, yellow from 95%, red below. */

@@ -21,7 +21,7 @@ export async function run(proxyUsername: string | null, ctx: Context): Promise<u
   // when the request provably never left.
   const retry = op.method === 'PUT' ? 'read' : 'not-sent';
   const r = await withSpinner(ctx, 'Saving…', () =>
-    api.request<unknown>(op.method, op.path, shapes.usernamePin, { body: { proxyUsername }, retry }),
+    api.request(op.method, op.path, shapes.usernamePin, { body: { proxyUsername }, retry }),
   );
   return r.data ?? { proxyUsername };
 }

@@ -19,7 +19,7 @@ export async function run(poolId: string, ctx: Context): Promise<Pool> {
   const api = await ctx.api();
   return withSpinner(ctx, 'Fetching pool…', () =>
     explainingMiss(
-      () => api.get<Pool>(`/pools/${encodeURIComponent(poolId)}`, shapes.pool),
+      () => api.get(`/pools/${encodeURIComponent(poolId)}`, shapes.pool),
       () => poolMiss(api, poolId),
     ),
   );

@@ -25,7 +25,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool
   // A country without pools is said after the spinner, with the nearest codes that have some.
   const data = await byCountry(ctx, api, opts.country, async () => {
     const body = await withSpinner(ctx, 'Fetching pools…', () =>
-      api.get<{ data: Pool[]; prices?: Record<string, unknown> }>('/pools', shapes.poolList, {
+      api.get('/pools', shapes.poolList, {
         provider: opts.provider,
         country: opts.country,
         state: opts.state,

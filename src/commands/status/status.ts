@@ -23,13 +23,7 @@ interface Snapshot {
   webhook?: { url?: string | null; enabled?: boolean };
 }
 
-interface UptimeWindow {
-  from?: string;
-  to?: string;
-  uptimePercent?: number | null;
-  slotsUp?: number;
-  slotsDown?: number;
-}
+type UptimeWindow = shapes.Uptime;
 
 async function uptimeOfLastDay(ctx: Context, now: number): Promise<StatusReport['uptime']> {
   const api = await ctx.api();
@@ -42,9 +36,7 @@ async function uptimeOfLastDay(ctx: Context, now: number): Promise<StatusReport[
   try {
     const got = await Promise.all(
       // No waiting on a 429 here (Retry-After can be a minute): the line says so instead.
-      windows.map((w) =>
-        api.get<UptimeWindow>('/me/uptime', shapes.uptime, { from: w.from, to: w.to }, { budget: 'uptime', retry: 'never' }),
-      ),
+      windows.map((w) => api.get('/me/uptime', shapes.uptime, { from: w.from, to: w.to }, { budget: 'uptime', retry: 'never' })),
     );
     const up = got.reduce((n, w) => n + (w.slotsUp ?? 0), 0);
     const down = got.reduce((n, w) => n + (w.slotsDown ?? 0), 0);
@@ -64,7 +56,7 @@ async function uptimeOfLastDay(ctx: Context, now: number): Promise<StatusReport[
 /** Failed deliveries created in the last day, from the newest page of the FAILED log. */
 async function failedLastDay(ctx: Context, now: number): Promise<{ count: number; more: boolean }> {
   const api = await ctx.api();
-  const page = await api.get<{ data: Delivery[] }>('/webhook/deliveries', shapes.deliveryPage, {
+  const page = await api.get('/webhook/deliveries', shapes.deliveryPage, {
     status: 'FAILED',
     pageSize: DELIVERY_PAGE,
   });
@@ -76,8 +68,8 @@ async function failedLastDay(ctx: Context, now: number): Promise<{ count: number
 export async function run(ctx: Context): Promise<StatusReport> {
   const api = await ctx.api();
   const now = ctx.now().getTime();
-  const snapshot = api.get<Snapshot>('/me', shapes.snapshot);
-  const units = api.all<Unit>('/units', shapes.unit, { includeExpired: true, pageSize: MAX_PAGE_SIZE });
+  const snapshot = api.get('/me', shapes.snapshot);
+  const units = api.all('/units', shapes.unit, { includeExpired: true, pageSize: MAX_PAGE_SIZE });
   const [me, fleet, uptime, failed] = await Promise.all([
     snapshot,
     summarizeFleet(

@@ -38,7 +38,7 @@ export function parseChangeProtocol(f: Flags): ChangeProtocolBody {
 
 export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
-  const res = await api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, shapes.unit, {
+  const res = await api.request('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, shapes.unit, {
     body,
     retry: 'not-sent',
   });
@@ -66,7 +66,7 @@ async function askMissing(ref: string, f: Flags, ctx: Context): Promise<Flags> {
   const out: Flags = { ...f };
   let protocol = given;
   if (protocol === undefined) {
-    const unit = await (await ctx.api()).get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+    const unit = await (await ctx.api()).get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
     protocol = await ask.select<Protocol>({
       message: escapeControl(`New protocol for ${ref} (now ${unit.protocol ?? 'unknown'})`),
       choices: PROTOCOL_CHOICES.map((c) => ({ ...c, disabled: c.value === unit.protocol ? '(current)' : false })),

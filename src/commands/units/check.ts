@@ -109,7 +109,7 @@ export default async function handler(input: Input): Promise<number> {
   else {
     const api = await ctx.api();
     items = [];
-    for await (const u of api.all<Unit>('/units', shapes.unit, { poolId: source.poolId, pageSize: MAX_PAGE_SIZE }))
+    for await (const u of api.all('/units', shapes.unit, { poolId: source.poolId, pageSize: MAX_PAGE_SIZE }))
       items.push(candidateFromUnit(u));
     if (items.length === 0) {
       ctx.notice(source.poolId ? `No active units in pool ${source.poolId}.` : 'No active units.');
@@ -162,7 +162,7 @@ export default async function handler(input: Input): Promise<number> {
 async function unitByRef(ctx: Context, ref: string): Promise<Candidate | CheckResult> {
   const api = await ctx.api();
   try {
-    return candidateFromUnit(await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit));
+    return candidateFromUnit(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit));
   } catch (err) {
     if (err instanceof InterruptedError || ctx.signal.aborted) throw err;
     if (err instanceof ApiError && err.status === 404) return failedResult({ ref, line: null }, 'not_found', `the API has no unit ${ref}`);

@@ -14,7 +14,7 @@ import { parseIPv4, type Protocol } from '../../units/validate.js';
 import { periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
 import * as shapes from '../../api/shapes.js';
 
-type Entry = Record<string, unknown>;
+type Entry = shapes.CatalogueEntry;
 
 export async function guidedCreate(
   ctx: Context,
@@ -34,7 +34,7 @@ export async function guidedCreate(
   // A pool given by flag is checked before anything is asked, as the flag-driven create would.
   const given = body.poolId === undefined ? undefined : await availablePool(api, body.poolId);
   if (body.poolId === undefined) {
-    const countries = (await api.get<{ data: Entry[] }>('/countries', shapes.catalogueList)).data;
+    const countries = (await api.get('/countries', shapes.catalogueList)).data;
     const choices = countries.flatMap((c) => {
       const code = entryCountryCode(c);
       if (!code) return [];
@@ -44,7 +44,7 @@ export async function guidedCreate(
     });
     if (choices.length === 0) throw new UsageError('the server lists no countries; pass --pool instead');
     const country = await select({ message: 'Country', choices, pageSize: 15 });
-    const res = await api.get<{ data: Pool[]; prices?: Record<string, number> }>('/pools', shapes.poolList, { country });
+    const res = await api.get('/pools', shapes.poolList, { country });
     pools = res.data ?? [];
     listPrices = res.prices;
     if (pools.length === 0) throw new UsageError(`no pools in ${country}`);

@@ -47,7 +47,7 @@ const view = {
 
 export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const prices = opts.prices ?? (await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices)).prices;
+  const prices = opts.prices ?? (await api.get('/prices', shapes.prices)).prices;
   const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
   const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
@@ -152,7 +152,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     cancelled: 'cancelled; nothing was extended',
   });
   const api = await ctx.api();
-  const { prices } = await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices);
+  const { prices } = await api.get('/prices', shapes.prices);
   const which = refs.length > 3 ? `${refs.length} units` : refs.join(', ');
   const period = await select({ message: escapeControl(`Extend ${which} by`), choices: periodChoices(prices, refs.length > 1) });
   await run({ refs, period, dryRun, confirm, prices, maxSpend }, ctx);

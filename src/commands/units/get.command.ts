@@ -20,7 +20,7 @@ export default defineCommand({
     const view = withConnFormat(ctx, unitDetailView, flags.connFormat);
     const ref = parseRef(raw);
     const api = await ctx.api();
-    const unit = await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+    const unit = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
     await (await import('../completion/remember.js')).remember(ctx, { add: { units: [unit?.proxyRef] } });
     return show(unit, view);
   },

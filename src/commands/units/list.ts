@@ -46,14 +46,14 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
   if (!opts.onePage) {
     const refs: unknown[] = [];
     // Every page is read unless --limit stops early: then no page is asked for before it is wanted.
-    const pages = api.pages<Unit>('/units', shapes.unit, opts.query, { readAhead: opts.limit === undefined });
+    const pages = api.pages('/units', shapes.unit, opts.query, { readAhead: opts.limit === undefined });
     const filter = opts.descriptionContains === undefined ? undefined : keep;
     const count = await printList(ctx, { pages: noting(takePages(pages, opts.limit, filter), refs) }, view);
     await remember(ctx, { add: { units: refs } });
     await sayPoolMiss(ctx, api, count, opts.query.poolId);
     return;
   }
-  const page = api.pages<Unit>('/units', shapes.unit, opts.query);
+  const page = api.pages('/units', shapes.unit, opts.query);
   const first = await page.next();
   const items = first.done ? [] : first.value.items.filter(keep);
   const count = await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), view);

@@ -24,10 +24,10 @@ export function parseModify(f: Flags): ModifyBody {
   return body;
 }
 
-export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<{ proxyRef: string; modified: boolean }> {
+export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<shapes.Modified> {
   const api = await ctx.api();
   // A replacement of fields: sending it twice leaves the same unit, so reads' retries are fine.
-  const res = await api.request<{ proxyRef: string; modified: boolean }>('PATCH', `/units/${encodeURIComponent(ref)}`, shapes.modified, {
+  const res = await api.request('PATCH', `/units/${encodeURIComponent(ref)}`, shapes.modified, {
     body,
     retry: 'read',
   });

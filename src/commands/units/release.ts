@@ -12,10 +12,7 @@ import { parseRefs } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import { remember } from '../completion/remember.js';
 
-interface Removed {
-  proxyRef: string;
-  removed: boolean;
-}
+type Removed = shapes.Removed;
 
 const view = {
   columns: [
@@ -46,7 +43,7 @@ export async function confirmRelease(refs: string[], ctx: Context): Promise<void
 export async function run(refs: string[], ctx: Context): Promise<void> {
   const api = await ctx.api();
   const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r, onEvent: progressRenderer(ctx) }, async (ref) => {
-    const res = await api.request<Removed>('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
+    const res = await api.request('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
     // Only `removed: true` is a release; anything else fails this item with the API's answer.
     if (!applied(res.data, 'removed')) throw await notRemoved(api, ref, res.data, res.requestId);
     return res.data;

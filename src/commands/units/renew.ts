@@ -79,7 +79,7 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
   // The whole selection is needed for one quote, so it is collected; a unit that shows up twice
   // (the list moved between pages) is still extended once.
   const units = new Map<string, Unit>();
-  for await (const u of api.all<Unit>('/units', shapes.unit, query)) {
+  for await (const u of api.all('/units', shapes.unit, query)) {
     if (due(u) && matches(u) && !units.has(u.proxyRef)) units.set(u.proxyRef, u);
   }
   const selection = describeSelection(units.size, hours, poolId, text);
@@ -98,7 +98,7 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
   const refs = [...units.keys()];
   let prices: Record<string, number> | undefined;
   if (period === undefined) {
-    prices = (await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices)).prices;
+    prices = (await api.get('/prices', shapes.prices)).prices;
     period = await ask!.select({
       message: escapeControl(`Extend ${selection} (${someRefs(refs)}) by`),
       choices: periodChoices(prices, refs.length > 1),

@@ -18,12 +18,12 @@ export async function run(ref: string, newPoolId: string, ctx: Context): Promise
   const api = await ctx.api();
   // A second swap would move the unit again, so only a request that never left is retried.
   const res = await explainingMiss(
-    () => api.request<Unit>('POST', `/units/${encodeURIComponent(ref)}/swap`, shapes.unit, { body: { newPoolId }, retry: 'not-sent' }),
+    () => api.request('POST', `/units/${encodeURIComponent(ref)}/swap`, shapes.unit, { body: { newPoolId }, retry: 'not-sent' }),
     () => poolMiss(api, newPoolId, true),
   );
   // The swap answer has no status or country: the unit read back fills them in (its own fields
   // win only where the swap answer is silent). If that read fails, they are left out, not shown as "-".
-  const back = await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit).catch(() => undefined);
+  const back = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit).catch(() => undefined);
   return back ? { ...back, ...res.data } : res.data;
 }
 
@@ -42,8 +42,8 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
     cancelled: 'cancelled; nothing was swapped',
   });
   const api = await ctx.api();
-  const unit = (await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit)) as Unit & { country?: string };
-  const pools = (await api.get<{ data: Pool[] }>('/pools', shapes.poolList)).data.filter((p) => p.poolId !== unit.poolId);
+  const unit = (await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit)) as Unit & { country?: string };
+  const pools = (await api.get('/pools', shapes.poolList)).data.filter((p) => p.poolId !== unit.poolId);
   if (pools.length === 0) throw new UsageError('the server lists no other pool to swap to');
   const home = pools.filter((p) => p.country === unit.country);
   const rest = pools.filter((p) => p.country !== unit.country);
@@ -61,18 +61,18 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
  */
 async function sameCountryPool(ref: string, ctx: Context): Promise<string> {
   const api = await ctx.api();
-  const unit = await api.get<Unit>(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+  const unit = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   let from = { poolId: unit.poolId, country: text(unit.country), state: text(unit.state), provider: unit.provider };
   if (!from.country && unit.poolId) {
     // A unit without its placement: its pool says where it is.
-    const own = await api.get<Pool>(`/pools/${encodeURIComponent(unit.poolId)}`, shapes.pool);
+    const own = await api.get(`/pools/${encodeURIComponent(unit.poolId)}`, shapes.pool);
     from = { ...from, country: own.country, state: text(own.state), provider: from.provider ?? own.provider };
   }
   const country = from.country;
   if (!country)
     throw new NotFoundError(`cannot tell which country ${ref} is in`, { code: 'country_unknown', hint: 'pick one with --pool' });
-  const pools = (await api.get<{ data: Pool[] }>('/pools', shapes.poolList, { country })).data;
+  const pools = (await api.get('/pools', shapes.poolList, { country })).data;
   const to = pickSameCountry({ ...from, country }, pools);
   if (!to)
     throw new NotFoundError(`no other available pool in ${country} to swap ${ref} to`, {

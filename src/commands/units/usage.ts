@@ -9,7 +9,7 @@ import { assertFormats, bar, cell, outputMode, withExtraFieldNames, type Column 
 import { parseRef } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
-type Usage = Record<string, unknown>;
+type Usage = shapes.Usage;
 
 const USED = ['usedMb', 'todayMb', 'consumedMb', 'used'];
 const LIMIT = ['quotaMb', 'dailyLimitMb', 'limitMb', 'quota', 'limit'];
@@ -42,7 +42,7 @@ const USAGE_FIELDS = [
 export async function run(ref: string, ctx: Context): Promise<Usage> {
   const api = await ctx.api();
   const op = await resolveOperation(api, 'unitUsage');
-  const res = await api.request<Usage>(op.method, fillPath(op.path, { proxyRef: ref }), shapes.usage);
+  const res = await api.request(op.method, fillPath(op.path, { proxyRef: ref }), shapes.usage);
   return res.data;
 }
 

@@ -14,7 +14,7 @@ export async function deleteWebhook(ctx: Context): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const api = await ctx.api();
   const { url } = await getWebhook(ctx);
-  const res = await api.request<Partial<WebhookConfig>>('DELETE', '/webhook', shapes.webhookDisabled);
+  const res = await api.request('DELETE', '/webhook', shapes.webhookDisabled);
   const { saved } = await rememberedWebhook(ctx, api);
   await forgetWebhook(ctx, api);
   await printObject(ctx, (res.data ?? { enabled: false }) as WebhookConfig, { columns: configColumns({ revealSecret: false }) });

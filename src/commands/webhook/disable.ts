@@ -17,7 +17,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   const { url } = await getWebhook(ctx);
   // Remembered before the PATCH: if the profile cannot be written, nothing is lost yet.
   if (url) await rememberWebhook(ctx, api, url);
-  const res = await api.request<Partial<WebhookConfig>>('PATCH', '/webhook', shapes.webhookDisabled, { body: { url: null } });
+  const res = await api.request('PATCH', '/webhook', shapes.webhookDisabled, { body: { url: null } });
   await printObject(ctx, (res.data ?? { enabled: false }) as WebhookConfig, { columns: configColumns({ revealSecret: false }) });
   ctx.notice(
     url

@@ -9,7 +9,7 @@ import * as shapes from '../../api/shapes.js';
 
 export async function getWebhook(ctx: Context): Promise<WebhookConfig> {
   const api = await ctx.api();
-  return api.get<WebhookConfig>('/webhook', shapes.webhookConfig);
+  return api.get('/webhook', shapes.webhookConfig);
 }
 
 export default async function run({ ctx }: Input): Promise<number> {

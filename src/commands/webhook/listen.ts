@@ -155,7 +155,7 @@ async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSour
     throw err;
   }
   const read = async () => {
-    const config = await api.get<WebhookConfig>('/webhook', shapes.webhookConfig);
+    const config = await api.get('/webhook', shapes.webhookConfig);
     return typeof config.secret === 'string' && config.secret !== '' ? config.secret : undefined;
   };
   let secret = await read();

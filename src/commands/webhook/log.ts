@@ -57,7 +57,7 @@ export function parseLogFlags(flags: LogFlags): LogOptions {
 const SHOWN_AT_START = 10;
 
 function firstPage(api: ApiClient, query: Query): Promise<{ data?: Delivery[] }> {
-  return api.get<{ data: Delivery[] }>('/webhook/deliveries', shapes.deliveryPage, query);
+  return api.get('/webhook/deliveries', shapes.deliveryPage, query);
 }
 
 /** "2026-01-01T10:00:00Z": a time the server gave, to the second; "-" when it gave none. */
@@ -106,7 +106,7 @@ async function poll(api: ApiClient, query: Query & { pageSize: number }, tracker
   const horizon = tracker.horizon();
   const items: Delivery[] = [];
   for (let page = 1; page <= MAX_PAGES_PER_POLL; page++) {
-    const body = await api.get<DeliveryPage>('/webhook/deliveries', shapes.deliveryPage, { ...query, page });
+    const body = await api.get('/webhook/deliveries', shapes.deliveryPage, { ...query, page });
     const data = Array.isArray(body?.data) ? body.data : [];
     items.push(...data);
     const p = body?.pagination;
@@ -147,7 +147,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   if (opts.follow) return follow(ctx, api, opts);
   const view = { columns: deliveryColumns, fields: DELIVERY_FIELDS, empty: 'No deliveries found.' };
   if (!opts.onePage) {
-    const pages = api.pages<Delivery>('/webhook/deliveries', shapes.delivery, opts.query, { readAhead: opts.limit === undefined });
+    const pages = api.pages('/webhook/deliveries', shapes.delivery, opts.query, { readAhead: opts.limit === undefined });
     await printList(ctx, { pages: takePages(pages, opts.limit) }, view);
     return 0;
   }

@@ -35,7 +35,7 @@ export function parseWebhookUrl(raw: string): SetOptions {
 
 export async function setWebhook(ctx: Context, opts: SetOptions): Promise<WebhookConfig> {
   const api = await ctx.api();
-  const res = await api.request<WebhookConfig>('PATCH', '/webhook', shapes.webhookConfig, { body: { url: opts.url } });
+  const res = await api.request('PATCH', '/webhook', shapes.webhookConfig, { body: { url: opts.url } });
   return res.data;
 }
 

@@ -8,7 +8,7 @@ import { abortableSleep } from '../../api/client.js';
 import { resolveOperation } from '../../api/operations.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { assertFormats, printObject, withSpinner } from '../../output/index.js';
-import type { Delivery } from '../../webhooks/events.js';
+import type { TestDelivery } from '../../api/shapes.js';
 import { rememberedWebhook } from './remembered.js';
 import { deliveryColumns } from './views.js';
 import * as shapes from '../../api/shapes.js';
@@ -21,17 +21,17 @@ export function parseWait(raw: string | undefined): number {
   return n * 1000;
 }
 
-function settled(d: Delivery): boolean {
+function settled(d: TestDelivery): boolean {
   return d.status !== 'PENDING' || (typeof d.attempts === 'number' && d.attempts > 0);
 }
 
 /** The delivery as the log shows it, once its first attempt is over (or when time runs out). */
-async function awaitOutcome(ctx: Context, api: ApiClient, fired: Delivery, waitMs: number): Promise<Delivery> {
+async function awaitOutcome(ctx: Context, api: ApiClient, fired: TestDelivery, waitMs: number): Promise<TestDelivery> {
   const deadline = Date.now() + waitMs;
-  let latest = fired;
+  let latest: TestDelivery = fired;
   while (!settled(latest) && Date.now() < deadline) {
     await abortableSleep(POLL_MS, ctx.signal);
-    const page = await api.get<{ data: Delivery[] }>('/webhook/deliveries', shapes.deliveryPage, { event: fired.event, pageSize: 25 });
+    const page = await api.get('/webhook/deliveries', shapes.deliveryPage, { event: fired.event, pageSize: 25 });
     latest = (Array.isArray(page?.data) ? page.data : []).find((d) => d.id === fired.id) ?? latest;
   }
   return latest;
@@ -58,7 +58,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   const waitMs = parseWait(flags.wait);
   const api = await ctx.api();
   const op = await resolveOperation(api, 'webhookTest');
-  const res = await api.request<Delivery>(op.method, op.path, shapes.webhookTest).catch(async (err: unknown) => {
+  const res = await api.request(op.method, op.path, shapes.webhookTest).catch(async (err: unknown) => {
     throw err instanceof ApiError && err.code === 'webhook_not_configured' ? await nowhereToSend(ctx, api, err) : err;
   });
   let delivery = res.data;

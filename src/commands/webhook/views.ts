@@ -2,7 +2,8 @@
 // API's objects as they came.
 import type { Column, Paint } from '../../output/index.js';
 import { cell } from '../../output/index.js';
-import type { Delivery, WebhookConfig } from '../../webhooks/events.js';
+import type { TestDelivery } from '../../api/shapes.js';
+import type { WebhookConfig } from '../../webhooks/events.js';
 
 /** "whsec_ab…(32 chars)": enough to tell two secrets apart, not enough to use one. */
 export function maskSecret(secret: unknown): string {
@@ -31,11 +32,12 @@ export function paintStatus(status: unknown, p: Paint): string {
   return s;
 }
 
-export function attemptsOf(d: Delivery): string {
+export function attemptsOf(d: TestDelivery): string {
   return `${cell(d.attempts)}/${cell(d.maxAttempts)}`;
 }
 
-export const deliveryColumns: Column<Delivery>[] = [
+/** A delivery's columns: a log entry's, or the one `webhook test` created (whose id the API does not promise). */
+export const deliveryColumns: Column<TestDelivery>[] = [
   { header: 'id', value: (d) => d.id, priority: 0 },
   { header: 'event', value: (d) => d.event },
   { header: 'status', value: (d) => d.status, format: (d, p) => paintStatus(d.status, p), priority: 0 },
