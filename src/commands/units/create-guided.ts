@@ -86,7 +86,7 @@ export async function guidedCreate(
   printQuote(ctx, q, what);
   if (!chosen.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
     // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
-    await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, 'nothing bought: the purchase was not confirmed');
+    await confirm({ message: `Buy for ${money(q.total)}?` }, 'nothing bought: the purchase was not confirmed');
   }
   return { input: chosen, plan };
 }

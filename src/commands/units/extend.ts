@@ -60,7 +60,7 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   assertAffordable(q, what);
   if (opts.confirm && !ctx.globals.yes) {
     printQuote(ctx, q, what);
-    await opts.confirm({ message: `Extend for ${money(q.total)}?`, default: true }, 'nothing extended: the extension was not confirmed');
+    await opts.confirm({ message: `Extend for ${money(q.total)}?` }, 'nothing extended: the extension was not confirmed');
   } else if (opts.what) ctx.notice(describeQuote(q, what));
   const stop = poolStop(opts.pools);
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>

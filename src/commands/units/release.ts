@@ -36,7 +36,7 @@ export async function confirmRelease(refs: string[], ctx: Context): Promise<void
   // A "no" is exit 2 (the contract's "refused confirmation"), so a wrapper script never mistakes
   // "the user said no" for "released".
   await ask.confirm(
-    { message: `Release ${list}? They are deleted permanently and nothing is refunded.`, default: false },
+    { message: `Release ${list}? They are deleted permanently and nothing is refunded.` },
     'nothing released: the release was not confirmed',
   );
 }
