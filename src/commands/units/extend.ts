@@ -3,18 +3,18 @@
 import { finished } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, escapeControl, money, printObject } from '../../output/index.js';
+import { assertFormats, escapeControl, printObject } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk, UpstreamBreaker } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
-import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, priceFor, quote } from '../../units/quote.js';
+import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, quoteExtension } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
 import { quoteView } from '../../units/view.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
-import { askForMissing, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
+import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 
 export interface ExtendOptions {
@@ -45,8 +45,7 @@ const view = {
 
 export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const prices = opts.prices ?? (await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices)).prices;
-  const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
+  const q = await quoteExtension(api, opts.period, opts.refs.length, opts.prices);
   const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
     const row = { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 };
@@ -60,7 +59,7 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   assertAffordable(q, what);
   if (opts.confirm && !ctx.globals.yes) {
     printQuote(ctx, q, what);
-    await opts.confirm({ message: `Extend for ${money(q.total)}?` }, 'nothing extended: the extension was not confirmed');
+    await confirmCharge(opts.confirm, 'extend', q);
   } else if (opts.what) ctx.notice(describeQuote(q, what));
   const stop = poolStop(opts.pools);
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
@@ -147,7 +146,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const { select, confirm } = await askForMissing(ctx, '--period', {
     what: PERIOD_LIST,
     example: `proxyctl units extend ${refs.length === 1 ? refs[0] : 'REF...'} --period 7d`,
-    cancelled: 'cancelled; nothing was extended',
+    cancelled: CHARGES.extend.cancelled,
   });
   const api = await ctx.api();
   const { prices } = await api.get<{ prices: Record<string, number> }>('/prices', shapes.prices);
