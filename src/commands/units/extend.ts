@@ -14,6 +14,7 @@ import { quoteView } from '../../units/view.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
+import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 
@@ -74,7 +75,9 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   );
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
-  settleBulk(ctx, report, 'extended');
+  // After Ctrl-C: the units not started, as named refs with the same period (a selection's rest
+  // is no longer a selection), so the printed command extends exactly those.
+  settleBulk(ctx, report, 'extended', undefined, (rest) => rerunCommand(ctx, ['units', 'extend', ...rest, '--period', opts.period]));
 }
 
 /**

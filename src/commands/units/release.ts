@@ -11,6 +11,7 @@ import { applied, notRemoved } from '../../units/not-applied.js';
 import { parseRefs } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import { remember } from '../completion/remember.js';
+import { rerunCommand } from './rerun.js';
 
 interface Removed {
   proxyRef: string;
@@ -51,7 +52,11 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
   });
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
   await remember(ctx, { remove: { units: report.outcomes.flatMap((o) => (o.ok ? [o.label] : [])) } });
-  settleBulk(ctx, report, 'released');
+  // After Ctrl-C: the units not started. --yes is repeated only if it was given: a release confirmed
+  // at the prompt is asked again.
+  settleBulk(ctx, report, 'released', undefined, (rest) =>
+    rerunCommand(ctx, ['units', 'release', ...rest, ...(ctx.globals.yes ? ['--yes'] : [])]),
+  );
 }
 
 export default async function handler({ args: [raw], ctx }: Input): Promise<number> {
