@@ -87,6 +87,7 @@ export async function offerLogin(ctx: Context, profile: string, baseUrl: string 
         'run proxyctl login or set PROXYCTL_API_KEY (and PROXYCTL_BASE_URL)',
       );
   const ask = await ctx.prompt.open({ unavailable: missing });
+  // Enter alone logs in (it neither spends nor destroys); anything but y/yes/n/no is still asked again.
   await ask.confirm({ message: `No API key for profile "${profile}". Log in now?`, default: true }, missing);
   const creds = await promptCredentials(ctx, { baseUrl, fixedBaseUrl: ctx.globals.baseUrl });
   const result = await verifyAndSave(ctx, profile, creds.baseUrl, creds.apiKey);

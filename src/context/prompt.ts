@@ -2,21 +2,29 @@
 // shown (stdin is a TTY and neither --no-input nor CI is set), runs @inquirer/prompts on the
 // command's streams, maps Ctrl-C to exit 130 and a "no" to exit 2 (or the caller's error).
 import { Writable } from 'node:stream';
-import type { confirm, input, password, select } from '@inquirer/prompts';
+import type { input, password, select } from '@inquirer/prompts';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 
 type SelectConfig<T> = Parameters<typeof select<T>>[0];
 type InputConfig = Parameters<typeof input>[0];
 type PasswordConfig = Parameters<typeof password>[0];
-type ConfirmConfig = Parameters<typeof confirm>[0];
+
+/** A yes/no question. `default` is what Enter alone answers: No unless given (a charge or a deletion never has it). */
+export interface ConfirmConfig {
+  message: string;
+  default?: boolean;
+}
 
 /** Prompts bound to the command's streams; each one throws InterruptedError on Ctrl-C. */
 export interface Prompter {
   select<T>(config: SelectConfig<T>): Promise<T>;
   input(config: InputConfig): Promise<string>;
   password(config: PasswordConfig): Promise<string>;
-  /** Goes on after "yes"; after "no" throws `declined` (text: a UsageError, exit 2, code not_confirmed). */
+  /**
+   * Goes on after "yes"; after "no" throws `declined` (text: a UsageError, exit 2, code not_confirmed).
+   * Only y, yes, n and no are answers (any case, spaces trimmed); anything else asks again.
+   */
   confirm(config: ConfirmConfig, declined: string | Error): Promise<void>;
 }
 
@@ -58,10 +66,39 @@ export function createPrompt(io: IO, noInput: boolean, signal: AbortSignal): Pro
         input: (config) => run(() => inquirer.input(config, streams())),
         password: (config) => run(() => inquirer.password(config, streams())),
         async confirm(config, declined) {
-          if (await run(() => inquirer.confirm(config, streams()))) return;
+          if (await run(() => strictConfirm(inquirer.input, config, streams()))) return;
           throw typeof declined === 'string' ? new UsageError(declined, { code: 'not_confirmed' }) : declined;
         },
       };
     },
   };
+}
+
+/** y/yes → true, n/no → false, nothing → the default; anything else is no answer (undefined). */
+export function readYesNo(typed: string, byDefault: boolean): boolean | undefined {
+  const answer = typed.trim().toLowerCase();
+  if (answer === '') return byDefault;
+  if (answer === 'y' || answer === 'yes') return true;
+  if (answer === 'n' || answer === 'no') return false;
+  return undefined;
+}
+
+/**
+ * inquirer's own confirm takes any answer not starting with "n" as its default, so `wait` or a
+ * stray `clear` typed at "Buy for 68.00 USD? (Y/n)" bought. This one is inquirer's input, checked:
+ * only y/yes/n/no or Enter alone (the default) end it; anything else is cleared and asked again.
+ */
+async function strictConfirm(ask: typeof input, config: ConfirmConfig, streams: Parameters<typeof input>[1]): Promise<boolean> {
+  const byDefault = config.default === true;
+  const typed = await ask(
+    {
+      message: config.message,
+      validate: (v) => readYesNo(v, byDefault) !== undefined || 'answer y or n',
+      // Shown as inquirer's confirm shows itself: the choice hint while asking, Yes/No once answered.
+      transformer: (v, { isFinal }) => (isFinal ? (readYesNo(v, byDefault) ? 'Yes' : 'No') : `${byDefault ? '(Y/n)' : '(y/N)'} ${v}`),
+      theme: { validationFailureMode: 'clear' },
+    },
+    streams,
+  );
+  return readYesNo(typed, byDefault) === true;
 }

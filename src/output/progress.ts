@@ -102,13 +102,23 @@ export interface BulkSummary {
   succeeded: string[];
   failed: { label: string; message: string }[];
   notStarted: number;
+  /** The items not started, by name, when they can be named (e.g. unit refs). */
+  pending?: string[];
+  /** The command line that does exactly the items not started. */
+  finishRest?: string;
 }
 
-/** "2 of 6 created: #0, #1", then a line per failure and the count not started. */
+/**
+ * "2 of 6 created: #0, #1", then a line per failure and the count not started; or, when they are
+ * named, "not started: PRX-7, PRX-8" and the command that finishes them. Never hidden by --quiet:
+ * it is what the user needs to finish the batch.
+ */
 export function printBulkSummary(ctx: Context, s: BulkSummary): void {
   const lines = [`${s.succeeded.length} of ${s.total} ${s.verb}${s.succeeded.length ? `: ${s.succeeded.join(', ')}` : ''}`];
   for (const f of s.failed) lines.push(`  failed ${f.label}: ${f.message}`);
-  if (s.notStarted) lines.push(`  ${s.notStarted} not started`);
+  if (s.pending?.length) lines.push(`  not started: ${s.pending.join(', ')}`);
+  else if (s.notStarted) lines.push(`  ${s.notStarted} not started`);
+  if (s.finishRest) lines.push(`to finish the rest: ${s.finishRest}`);
   ctx.io.stderr.write(`${lines.map(escapeControl).join('\n')}\n`);
 }
 

@@ -24,6 +24,8 @@ export interface BulkReport<R> {
   outcomes: Outcome<R>[];
   total: number;
   notStarted: number;
+  /** The labels of the items not started, in input order (what a re-run still has to do). */
+  pending: string[];
   interrupted: boolean;
   /** Stopped early by `BulkOptions.stop` (not by Ctrl-C). */
   stopped: boolean;
@@ -83,11 +85,13 @@ export async function runBulk<T, R>(
   await Promise.all(Array.from({ length: lanes }, lane));
   emit({ type: 'finished', done, failed, total });
   const outcomes = results.filter((o): o is Outcome<R> => o !== undefined);
+  const pending = items.flatMap((item, i) => (results[i] === undefined ? [opts.label(item, i)] : []));
   const interrupted = ctx.signal.aborted;
   return {
     outcomes,
     total: items.length,
-    notStarted: items.length - outcomes.length,
+    notStarted: pending.length,
+    pending,
     interrupted,
     stopped: !interrupted && opts.stop?.aborted === true,
   };
@@ -112,19 +116,28 @@ export function itemOutcomes(report: BulkReport<unknown>): ItemOutcome[] {
 /**
  * After the results are printed: the summary on stderr and the error that sets the exit code.
  * Ctrl-C → 130; stopped early (`BulkOptions.stop`) → `stopError`; everything failed → that
- * failure's own code; some failed → 10.
+ * failure's own code; some failed → 10. `finishRest`, given the labels not started after Ctrl-C,
+ * is the command line that does exactly those; the summary then names them and prints it.
  */
-export function settleBulk(ctx: Context, report: BulkReport<unknown>, verb: string, stopError?: (succeeded: number) => CliError): void {
+export function settleBulk(
+  ctx: Context,
+  report: BulkReport<unknown>,
+  verb: string,
+  stopError?: (succeeded: number) => CliError,
+  finishRest?: (pending: string[]) => string,
+): void {
   const ok = report.outcomes.filter((o) => o.ok);
   const failed = report.outcomes.filter((o): o is Outcome<unknown> & { ok: false } => !o.ok);
   const many = report.total > 1;
-  if (many && (failed.length > 0 || report.interrupted || report.stopped)) {
+  const rest = report.interrupted && report.pending.length > 0 && finishRest ? finishRest(report.pending) : undefined;
+  if ((many && (failed.length > 0 || report.interrupted || report.stopped)) || rest) {
     printBulkSummary(ctx, {
       verb,
       total: report.total,
       succeeded: ok.map((o) => o.label),
       failed: failed.map((f) => ({ label: f.label, message: errorMessage(f.error) })),
       notStarted: report.notStarted,
+      ...(rest ? { pending: report.pending, finishRest: rest } : {}),
     });
   }
   if (report.interrupted) {

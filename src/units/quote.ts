@@ -29,6 +29,12 @@ export async function quote(api: ApiClient, unitPrice: number, count: number): P
   return { unitPrice, count, total: total / 100, balanceUsd, balanceAfter: (cents(balanceUsd) - total) / 100 };
 }
 
+/** The quote of extending `count` units by `period`: the price list's price (read unless given) against the balance. */
+export async function quoteExtension(api: ApiClient, period: string, count: number, prices?: Prices): Promise<Quote> {
+  const list = prices ?? (await api.get<{ prices: Prices }>('/prices', shapes.prices)).prices;
+  return quote(api, priceFor(list, period, 'an extension'), count);
+}
+
 export function priceFor(prices: Prices | undefined, period: string, what: string): number {
   const p = prices?.[period];
   if (typeof p !== 'number' || !Number.isFinite(p)) {

@@ -69,7 +69,7 @@ describe('proxyctl api: what the server receives', () => {
     const note = file('note.txt', 'from a file\n');
     const r = await cli([
       'api',
-      'units',
+      'units/PRX-12/swap',
       '-f',
       'poolId=US-12',
       '-f',
@@ -100,7 +100,7 @@ describe('proxyctl api: what the server receives', () => {
     expect(r.code, r.err).toBe(0);
     const [q] = s.requests;
     expect(q!.method).toBe('POST');
-    expect(q!.url).toBe('/api/reseller/v1/units');
+    expect(q!.url).toBe('/api/reseller/v1/units/PRX-12/swap');
     expect(q!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(q!.body)).toEqual({
       poolId: 'US-12',
@@ -127,10 +127,10 @@ describe('proxyctl api: what the server receives', () => {
 
   it('--input sends the body byte for byte (a file or stdin); fields then go to the query string', async () => {
     const s = await serve();
-    const body = '{ "poolId" : "US-12",\n  "period": "7d" }';
-    let r = await cli(['api', '/units', '--input', file('body.json', body), '-f', 'dryRun=yes']);
+    const body = '{ "newProtocol" : "http",\n  "allowedIps": [] }';
+    let r = await cli(['api', '/units/PRX-12/change-protocol', '--input', file('body.json', body), '-f', 'dryRun=yes']);
     expect(r.code, r.err).toBe(0);
-    expect(s.requests[0]).toMatchObject({ method: 'POST', url: '/api/reseller/v1/units?dryRun=yes', body });
+    expect(s.requests[0]).toMatchObject({ method: 'POST', url: '/api/reseller/v1/units/PRX-12/change-protocol?dryRun=yes', body });
     expect(s.requests[0]!.headers['content-type']).toBe('application/json');
     r = await cli(['api', '-X', 'PUT', '/me/proxy-username', '--input', '-', '-H', 'Content-Type: application/merge-patch+json'], {
       input: '{"proxyUsername":null}',
@@ -142,7 +142,7 @@ describe('proxyctl api: what the server receives', () => {
 
   it('-H adds headers (repeatable); the API key is still the one from the environment', async () => {
     const s = await serve();
-    const r = await cli(['api', 'POST', '/units', '--data', '{"a":1}', '-H', 'Idempotency-Key: 7d1f', '-H', 'X-Trace:  on ']);
+    const r = await cli(['api', 'POST', '/units/PRX-1/swap', '--data', '{"a":1}', '-H', 'Idempotency-Key: 7d1f', '-H', 'X-Trace:  on ']);
     expect(r.code, r.err).toBe(0);
     const h = s.requests[0]!.headers;
     expect([h['idempotency-key'], h['x-trace'], h['x-api-key']]).toEqual(['7d1f', 'on', KEY]);
@@ -167,7 +167,7 @@ describe('proxyctl api: what the server receives', () => {
       const head = `HTTP/1.1 201 Created\r\ncontent-type: application/json\r\nx-request-id: req_i\r\nx-note: a\x9b2Jb\r\nx-echo: key=${KEY}\r\n`;
       res.socket!.end(Buffer.from(`${head}content-length: 11\r\nconnection: close\r\n\r\n{"ok":true}`, 'latin1'));
     });
-    const r = await cli(['api', '-i', '-X', 'POST', '/units']);
+    const r = await cli(['api', '-i', '-X', 'POST', '/webhook/test']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toBe(
       'HTTP/1.1 201 Created\ncontent-type: application/json\nx-request-id: req_i\nx-note: a\\x9b2Jb\nx-echo: key=[REDACTED]\ncontent-length: 11\nconnection: close\n\n{\n  "ok": true\n}\n',
@@ -306,9 +306,11 @@ describe('proxyctl api --paginate against the sandbox', () => {
     expect(merged.data).toHaveLength(23);
   });
 
-  it('the old form against the sandbox: POST with --data, then GET it back with -f fields', async () => {
+  it('the old form against the sandbox: POST with --data (a purchase: --yes), then GET it back with -f fields', async () => {
     const [pool] = (await kit.api<{ data: { poolId: string; available: boolean }[] }>('/pools')).data.filter((p) => p.available);
-    const created = await ran(kit.run(['api', 'POST', '/units', '--data', JSON.stringify({ poolId: pool!.poolId, period: '3h' })]));
+    const created = await ran(
+      kit.run(['api', 'POST', '/units', '--data', JSON.stringify({ poolId: pool!.poolId, period: '3h' }), '--yes']),
+    );
     expect(created.code, created.err).toBe(0);
     const ref = (JSON.parse(created.out) as { proxyRef: string }).proxyRef;
     const got = await ran(kit.run(['api', `/units/${ref}`]));

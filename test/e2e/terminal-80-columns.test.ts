@@ -69,7 +69,7 @@ it('first login, guided purchase, prompted extend and release at 80 columns', { 
       ['Pool', ENTER],
       ['Period', `${DOWN}${DOWN}${DOWN}${ENTER}`],
       ['Protocol', ENTER],
-      ['Buy for', ENTER],
+      ['Buy for', `y${ENTER}`],
     ],
   );
   expect(buy.exitCode, buy.screen).toBe(0);
@@ -99,7 +99,7 @@ it('first login, guided purchase, prompted extend and release at 80 columns', { 
     ['units', 'extend', ref],
     [
       [`Extend ${ref} by`, `${DOWN}${DOWN}${ENTER}`],
-      ['Extend for', ENTER],
+      ['Extend for', `y${ENTER}`],
     ],
   );
   expect(extend.exitCode, extend.screen).toBe(0);

@@ -8,7 +8,12 @@ const command = () =>
     .usage('[METHOD] PATH [options]')
     .argument('<path-or-method>', 'path below /api/reseller/v1, e.g. /units?page=2; or the method, then the path')
     .argument('[path]', 'the path, when the method comes first (METHOD PATH, the form before -X)')
-    .addOption(new Option('-X, --method <method>', 'GET, POST, PUT, PATCH or DELETE (default: GET, or POST with fields or a body)'))
+    .addOption(
+      new Option(
+        '-X, --method <method>',
+        'GET, POST, PUT, PATCH or DELETE (default: GET, or POST with fields or a body; a purchase or an extension needs -X POST)',
+      ),
+    )
     .addOption(
       new Option('-f, --raw-field <key=value>', 'string field (repeatable): in the query string for GET, else in a JSON body').argParser(
         collect,
@@ -33,8 +38,8 @@ export default defineCommand({
     'proxyctl api /me',
     'proxyctl api /units -f status=ACTIVE -F pageSize=200 --paginate > units.json',
     'proxyctl api -X PATCH /units/PRX-12 -f description="scraper 3"',
-    'proxyctl api /units -F poolId=US-12 -f period=7d -H "Idempotency-Key: $(uuidgen)"',
-    'proxyctl api POST /units --input body.json',
+    'proxyctl api -X POST /units -F poolId=US-12 -f period=7d -H "Idempotency-Key: $(uuidgen)" --yes   # priced first',
+    'proxyctl api POST /units --input body.json --yes',
     'proxyctl api -i /account',
     'proxyctl api GET /me   # the METHOD PATH form still works',
   ],

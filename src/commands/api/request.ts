@@ -13,6 +13,7 @@ import { UsageError } from '../../errors.js';
 import { assertFormats, outputMode } from '../../output/index.js';
 import { escapeControl } from '../../output/escape.js';
 import * as shapes from '../../api/shapes.js';
+import { type Charging, chargingOperation, confirmApiCharge, refuseInferred } from './charge.js';
 import { type Field, fieldsBody, fieldsQuery, parseHeaders, splitField, typedValue } from './fields.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -26,6 +27,8 @@ interface RawOptions {
   headers: Record<string, string>;
   paginate: boolean;
   include: boolean;
+  /** The request charges the balance (a POST written out, never inferred): priced and confirmed first. */
+  charging: Charging | undefined;
 }
 
 type Flags = Input['flags'];
@@ -69,7 +72,20 @@ async function parseOptions(first: string, second: string | undefined, flags: Fl
   if (paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not ${method}`);
   if (paginate && include) throw new UsageError('--paginate prints one merged document; -i (headers of each page) does not fit in it');
   const headers = parseHeaders(flags.header ?? []);
-  return { method, path: fieldsInQuery ? withQuery(path, fieldsQuery(fields)) : path, body, headers, paginate, include };
+  const charging = chargingOperation(method, path);
+  if (charging && given === undefined)
+    refuseInferred(charging, path, fields.length > 0 ? '-f/-F fields' : flags.data !== undefined ? '--data' : '--input');
+  return { method, path: fieldsInQuery ? withQuery(path, fieldsQuery(fields)) : path, body, headers, paginate, include, charging };
+}
+
+/** The body as a value, to price it: --input's text read as JSON where it is JSON. */
+function bodyValue(body: RawOptions['body']): unknown {
+  if (body === undefined || 'json' in body) return body?.json;
+  try {
+    return JSON.parse(body.text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Only one of --data @-, --input - and -F k=@- can have stdin. */
@@ -111,6 +127,7 @@ function withQuery(path: string, pairs: [string, string][]): string {
 export default async function request({ args: [first, second], flags, ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);
   const opts = await parseOptions(first, second, flags, ctx);
+  if (opts.charging) await confirmApiCharge(ctx, opts.charging, bodyValue(opts.body), `${opts.method} ${opts.path}`);
   const api = await ctx.api();
   if (opts.paginate) return paginate(ctx, api, opts);
   const r = await api.request(opts.method, opts.path, shapes.raw, {

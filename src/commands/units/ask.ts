@@ -68,3 +68,14 @@ export function printQuote(ctx: Context, q: Quote, what: string): void {
   const [cost, balance] = describeQuote(q, what).split('; balance ');
   ctx.io.stderr.write(`${escapeControl(`${cost}`)}\n${escapeControl(`balance ${balance}`)}\n`);
 }
+
+/** The last question before a charge, worded the same by every command that charges. */
+export const CHARGES = {
+  buy: { verb: 'Buy', declined: 'nothing bought: the purchase was not confirmed', cancelled: 'cancelled; nothing was bought' },
+  extend: { verb: 'Extend', declined: 'nothing extended: the extension was not confirmed', cancelled: 'cancelled; nothing was extended' },
+} as const;
+
+/** "Buy for 68.00 USD? (y/N)": goes on after a yes; a no (Enter alone) is exit 2 with nothing charged. */
+export function confirmCharge(confirm: Prompter['confirm'], kind: keyof typeof CHARGES, q: Quote): Promise<void> {
+  return confirm({ message: `${CHARGES[kind].verb} for ${money(q.total)}?` }, CHARGES[kind].declined);
+}

@@ -11,7 +11,7 @@ import { availablePool, planPurchase, type PurchasePlan } from '../../units/quot
 import type { Pool } from '../../units/types.js';
 import { entryCountryCode } from '../../units/catalogue-ids.js';
 import { parseIPv4, type Protocol } from '../../units/validate.js';
-import { periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
+import { CHARGES, confirmCharge, periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
 import * as shapes from '../../api/shapes.js';
 
 type Entry = shapes.CatalogueEntry;
@@ -24,7 +24,7 @@ export async function guidedCreate(
   // Ctrl-C inside a prompt: nothing was bought (exit 130).
   const { select, input, confirm } = await ctx.prompt.open({
     unavailable: new UsageError('the guided purchase needs a terminal'),
-    cancelled: 'cancelled; nothing was bought',
+    cancelled: CHARGES.buy.cancelled,
   });
   const api = await ctx.api();
   const body = { ...parsed.body };
@@ -86,7 +86,7 @@ export async function guidedCreate(
   printQuote(ctx, q, what);
   if (!chosen.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
     // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
-    await confirm({ message: `Buy for ${money(q.total)}?`, default: true }, 'nothing bought: the purchase was not confirmed');
+    await confirmCharge(confirm, 'buy', q);
   }
   return { input: chosen, plan };
 }

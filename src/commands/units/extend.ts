@@ -3,18 +3,19 @@
 import { finished } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, escapeControl, money, printObject } from '../../output/index.js';
+import { assertFormats, escapeControl, printObject } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
 import { printOutcomes, runBulk, settleBulk, UpstreamBreaker } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
-import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, priceFor, quote } from '../../units/quote.js';
+import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, quoteExtension } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
 import { quoteView } from '../../units/view.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
-import { askForMissing, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
+import { rerunCommand } from './rerun.js';
+import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 
 export interface ExtendOptions {
@@ -47,8 +48,7 @@ const view = {
 
 export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const prices = opts.prices ?? (await api.get('/prices', shapes.prices)).prices;
-  const q = await quote(api, priceFor(prices, opts.period, 'an extension'), opts.refs.length);
+  const q = await quoteExtension(api, opts.period, opts.refs.length, opts.prices);
   const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
     const row = { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 };
@@ -62,7 +62,7 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   assertAffordable(q, what);
   if (opts.confirm && !ctx.globals.yes) {
     printQuote(ctx, q, what);
-    await opts.confirm({ message: `Extend for ${money(q.total)}?`, default: true }, 'nothing extended: the extension was not confirmed');
+    await confirmCharge(opts.confirm, 'extend', q);
   } else if (opts.what) ctx.notice(describeQuote(q, what));
   const stop = poolStop(opts.pools);
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
@@ -77,7 +77,9 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
   );
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
-  settleBulk(ctx, report, 'extended');
+  // After Ctrl-C: the units not started, as named refs with the same period (a selection's rest
+  // is no longer a selection), so the printed command extends exactly those.
+  settleBulk(ctx, report, 'extended', undefined, (rest) => rerunCommand(ctx, ['units', 'extend', ...rest, '--period', opts.period]));
 }
 
 /**
@@ -149,7 +151,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const { select, confirm } = await askForMissing(ctx, '--period', {
     what: PERIOD_LIST,
     example: `proxyctl units extend ${refs.length === 1 ? refs[0] : 'REF...'} --period 7d`,
-    cancelled: 'cancelled; nothing was extended',
+    cancelled: CHARGES.extend.cancelled,
   });
   const api = await ctx.api();
   const { prices } = await api.get('/prices', shapes.prices);

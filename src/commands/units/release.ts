@@ -11,6 +11,7 @@ import { applied, notRemoved } from '../../units/not-applied.js';
 import { parseRefs } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import { remember } from '../completion/remember.js';
+import { rerunCommand } from './rerun.js';
 
 type Removed = shapes.Removed;
 
@@ -35,7 +36,7 @@ export async function confirmRelease(refs: string[], ctx: Context): Promise<void
   // A "no" is exit 2 (the contract's "refused confirmation"), so a wrapper script never mistakes
   // "the user said no" for "released".
   await ask.confirm(
-    { message: `Release ${list}? They are deleted permanently and nothing is refunded.`, default: false },
+    { message: `Release ${list}? They are deleted permanently and nothing is refunded.` },
     'nothing released: the release was not confirmed',
   );
 }
@@ -50,7 +51,11 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
   });
   await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
   await remember(ctx, { remove: { units: report.outcomes.flatMap((o) => (o.ok ? [o.label] : [])) } });
-  settleBulk(ctx, report, 'released');
+  // After Ctrl-C: the units not started. --yes is repeated only if it was given: a release confirmed
+  // at the prompt is asked again.
+  settleBulk(ctx, report, 'released', undefined, (rest) =>
+    rerunCommand(ctx, ['units', 'release', ...rest, ...(ctx.globals.yes ? ['--yes'] : [])]),
+  );
 }
 
 export default async function handler({ args: [raw], ctx }: Input): Promise<number> {

@@ -17,7 +17,7 @@ import type { Unit } from '../../units/types.js';
 import { MAX_PAGE_SIZE, parsePeriod, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import { parseInteger } from '../options.js';
-import { PERIOD_LIST, periodChoices } from './ask.js';
+import { CHARGES, PERIOD_LIST, periodChoices } from './ask.js';
 
 type Flags = Input['flags'];
 
@@ -68,7 +68,7 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
           : new UsageError(`refusing to extend units expiring within ${hours} h without confirmation`, {
               hint: `each unit is charged; add --yes to confirm (or --dry-run to see the quote first): ${example}`,
             }),
-      cancelled: 'cancelled; nothing was extended',
+      cancelled: CHARGES.extend.cancelled,
     });
   }
 
