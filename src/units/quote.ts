@@ -17,7 +17,7 @@ export interface Quote {
   balanceAfter: number;
 }
 
-type Prices = Record<string, number>;
+type Prices = shapes.Prices;
 
 /** Cents, so 0.1 + 0.2 never decides whether a purchase is affordable. */
 export const cents = (n: number) => Math.round(n * 100);
@@ -31,7 +31,7 @@ export async function quote(api: ApiClient, unitPrice: number, count: number): P
 
 /** The quote of extending `count` units by `period`: the price list's price (read unless given) against the balance. */
 export async function quoteExtension(api: ApiClient, period: string, count: number, prices?: Prices): Promise<Quote> {
-  const list = prices ?? (await api.get<{ prices: Prices }>('/prices', shapes.prices)).prices;
+  const list = prices ?? (await api.get('/prices', shapes.prices)).prices;
   return quote(api, priceFor(list, period, 'an extension'), count);
 }
 
