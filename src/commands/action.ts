@@ -1,19 +1,20 @@
-// The one command shape. Every verb is a `defineCommand({...})` in its own `<verb>.command.ts`:
-// a commander builder (typed by @commander-js/extra-typings, so positionals and flags need no
-// hand-written types), its examples, and a lazy `load` of the handler. Registration builds the
-// whole tree up front (so `--help` and completion know every command and option) while the
-// handler's module is a dynamic import, loaded only when that command runs.
+// The one command shape. Every verb is two files: `<verb>.command.ts` holds `defineCommand({...})`
+// (a commander builder typed by @commander-js/extra-typings, so positionals and flags need no
+// hand-written types; its output formats; its examples; a lazy `load` of the handler), and
+// `<verb>.ts` holds the handler, `export default async function handler(input: Input)`.
+// Registration builds the whole tree up front (so `--help` and completion know every command and
+// option) while the handler's module is a dynamic import, loaded only when that command runs.
 //
-// Adding a verb: `<noun>/<verb>.command.ts` (copy units/get.command.ts), its handler `<verb>.ts`
-// (copy units/get.ts: typed by `Input` from the definition, returns `show(...)` or an exit code),
-// and one entry in `<noun>/index.ts`. Flags that other commands also take come from options.ts.
+// Adding a verb: copy units/get.command.ts and units/get.ts, and add one entry to
+// `<noun>/index.ts`. Flags that other commands also take come from options.ts.
 import type { Command as PlainCommand } from 'commander';
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Context, GlobalOptions } from '../context/index.js';
 import { createContext, resolveGlobals } from '../context/index.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import type { View } from '../output/index.js';
+import type { ListItems, View } from '../output/index.js';
+import type { OutputFormat } from '../globals.js';
 
 export interface HandlerInput<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> {
   /** Positional arguments, typed by the definition (a variadic one is a string[]). */
@@ -26,21 +27,23 @@ export interface HandlerInput<Args extends unknown[] = unknown[], Flags extends 
 
 /**
  * What a handler returns, one rule for all:
- * - its data, as `show(value, view)` or `showList(rows, view)`: the output layer prints it in the
- *   chosen format (table, json, jsonl, csv, conn) and the exit code is `finished(ctx)`;
- * - or its exit code, when it printed as it went (streams, bulk progress, dry runs, receivers).
- *   That code is final: main() does not second-guess it after Ctrl-C. A handler that stops early
- *   on Ctrl-C and returns normally says so with `finished(ctx)` (130 after an interrupt, else 0);
- *   one whose normal end is Ctrl-C (webhook listen, log --follow, sandbox) returns 0.
+ * - what to show, as `show(value, view)`, `showList(rows or pages, view)` or `showText(text)`: the
+ *   output layer prints it in the chosen format (table, json, jsonl, csv, conn) and the exit code
+ *   is `finished(ctx)`;
+ * - or its exit code, when it printed as it went (streams, bulk progress, dry runs, receivers),
+ *   each piece through `emit(ctx, show…(…))`, the same printer. That code is final: main() does
+ *   not second-guess it after Ctrl-C. A handler that stops early on Ctrl-C and returns normally
+ *   says so with `finished(ctx)` (130 after an interrupt, else 0); one whose normal end is Ctrl-C
+ *   (webhook listen, log --follow, sandbox) returns 0.
  */
 export type Result = number | Shown;
 export type Handler<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> = (
   input: HandlerInput<Args, Flags>,
 ) => Promise<Result>;
 
-/** Data for the output layer to print: see `show` and `showList`. */
+/** Data for the output layer to print: see `show`, `showList` and `showText`. */
 export interface Shown {
-  readonly shown: 'object' | 'list';
+  readonly shown: 'object' | 'list' | 'text';
   readonly data: unknown;
   // biome-ignore lint/suspicious/noExplicitAny: the view matches the data it came with
   readonly view: View<any>;
@@ -51,9 +54,34 @@ export function show<T>(data: T, view: View<T> = {}): Shown {
   return { shown: 'object', data, view };
 }
 
-/** A list (pools, profiles): printed by printList through `view`. */
-export function showList<T>(rows: T[], view: View<T> = {}): Shown {
+/** A list (pools, profiles), whole or as pages that stream: printed by printList through `view`. */
+export function showList<T>(rows: ListItems<T>, view: View<T> = {}): Shown {
   return { shown: 'list', data: rows, view };
+}
+
+/**
+ * Text the command has already rendered (a completion script, a setting's value, one line of a
+ * stream), written as it is with a final newline added when it lacks one. The caller escapes what
+ * came from the network.
+ */
+export function showText(text: string): Shown {
+  return { shown: 'text', data: text, view: {} };
+}
+
+/**
+ * Prints now what a handler would otherwise return, for one that prints as it goes. Returns the
+ * number of items a list printed (0 for an object or text).
+ */
+export async function emit(ctx: Context, result: Shown): Promise<number> {
+  if (result.shown === 'text') {
+    const text = result.data as string;
+    ctx.io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    return 0;
+  }
+  const { printList, printObject } = await import('../output/index.js');
+  if (result.shown === 'list') return printList(ctx, result.data as ListItems<unknown>, result.view);
+  await printObject(ctx, result.data, result.view);
+  return 0;
 }
 
 export interface CommandDefinition<Args extends unknown[] = unknown[], Flags extends OptionValues = OptionValues> {
@@ -62,11 +90,12 @@ export interface CommandDefinition<Args extends unknown[] = unknown[], Flags ext
   /** Shown under "Examples:" in the command's help. */
   examples?: readonly string[];
   /**
-   * The handler, in one of two places. `run`: here, in the definition file, for a verb whose code
-   * fits on a screen; it imports what it needs with `await import()` so `--help` loads none of it.
-   * `load`: a handler module `<verb>.ts`, imported only when the command runs, for a larger verb.
+   * The `-o` formats it prints, checked before the handler loads (so before any request); any
+   * other is exit 2 naming these. A function of the flags where they decide (log --follow streams).
+   * Left out by a command whose output is not data (a script, a setting, help): `-o` is ignored.
    */
-  run?: Handler<Args, Flags>;
+  formats?: readonly OutputFormat[] | ((flags: Flags) => readonly OutputFormat[]);
+  /** The handler module `<verb>.ts` (its default export), imported only when the command runs. */
   load?: () => Promise<Handler<Args, Flags>>;
   /** Run when the parent is given no subcommand (`proxyctl pools` = `pools list`). */
   isDefault?: boolean;
@@ -112,32 +141,32 @@ export function register(parent: PlainCommand | CommandUnknownOpts, defs: readon
     cmd.copyInheritedSettings(parent as CommandUnknownOpts);
     if (def.examples?.length) cmd.addHelpText('after', examples(...def.examples));
     if (def.group) cmd.helpGroup(def.group);
-    const { run, load } = def;
-    if (run) cmd.action(lazyAction(rt, async () => run));
-    else if (load) cmd.action(lazyAction(rt, load));
+    if (def.load) cmd.action(lazyAction(rt, def as CommandDefinition));
     if (def.subcommands) register(cmd, def.subcommands, rt);
     (parent as CommandUnknownOpts).addCommand(cmd, { isDefault: def.isDefault === true });
   }
 }
 
-function lazyAction(rt: Runtime, load: () => Promise<Handler>) {
+function lazyAction(rt: Runtime, def: CommandDefinition) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as CommandUnknownOpts;
     const globals = resolveGlobals(command.optsWithGlobals(), rt.io);
     rt.globals = globals;
+    const flags = command.opts();
+    const formats = typeof def.formats === 'function' ? def.formats(flags) : def.formats;
+    if (formats && globals.output !== undefined && !formats.includes(globals.output)) {
+      throw new UsageError(`-o ${globals.output} is not available for this command (use one of: ${formats.join(', ')})`);
+    }
     const ctx = createContext(rt.io, globals, rt.signal, rt.now);
-    const handler = await load();
+    const handler = await (def.load as () => Promise<Handler>)();
     if (ctx.stdoutColor || ctx.stderrColor) await (await import('../output/index.js')).loadPaint();
-    const result = await handler({ args: [...command.processedArgs], flags: command.opts(), ctx, command });
-    rt.exitCode = typeof result === 'number' ? result : await print(ctx, result);
+    const result = await handler({ args: [...command.processedArgs], flags, ctx, command });
+    if (typeof result === 'number') rt.exitCode = result;
+    else {
+      await emit(ctx, result);
+      rt.exitCode = finished(ctx);
+    }
   };
-}
-
-async function print(ctx: Context, result: Shown): Promise<number> {
-  const { printList, printObject } = await import('../output/index.js');
-  if (result.shown === 'list') await printList(ctx, result.data as unknown[], result.view);
-  else await printObject(ctx, result.data, result.view);
-  return finished(ctx);
 }
 
 /** Help text with examples, appended after the options list (commander adds the last newline). */

@@ -1,0 +1,17 @@
+// `units get REF`: one unit, with its connection string.
+import type { Input } from './get.command.js';
+import { show, type Result } from '../action.js';
+import * as shapes from '../../api/shapes.js';
+import { withConnFormat } from '../../output/conn.js';
+import { parseRef } from '../../units/validate.js';
+import { unitDetailView } from '../../units/view.js';
+import { remember } from '../completion/remember.js';
+
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
+  const view = withConnFormat(ctx, unitDetailView, flags.connFormat);
+  const ref = parseRef(raw);
+  const api = await ctx.api();
+  const unit = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+  await remember(ctx, { add: { units: [unit?.proxyRef] } });
+  return show(unit, view);
+}
