@@ -21,7 +21,7 @@ describe('Activity', () => {
     const held: ServerResponse[] = [];
     let arrived: () => void = () => undefined;
     const both = new Promise<void>((r) => (arrived = r));
-    server = await startScriptedServer((req, res) => {
+    server = await startScriptedServer((_req, res) => {
       held.push(res);
       if (held.length === 2) arrived();
     });

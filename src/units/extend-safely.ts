@@ -5,7 +5,7 @@
 import type { ApiClient, ApiResponse } from '../api/client.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { requireExtended } from './not-applied.js';
-import type { ExtendResult, Unit } from './types.js';
+import type { ExtendResult } from './types.js';
 import * as shapes from '../api/shapes.js';
 
 export interface ExtendInput {

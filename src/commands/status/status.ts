@@ -7,23 +7,13 @@ import type { Context } from '../../context/index.js';
 import { ApiError } from '../../errors.js';
 import { assertFormats, outputMode, paintFor, printObject, renderStatus, terminalColumns, type StatusReport } from '../../output/index.js';
 import { runwayDays, summarizeFleet } from '../../units/fleet.js';
-import type { Unit } from '../../units/types.js';
 import { MAX_PAGE_SIZE } from '../../units/validate.js';
-import type { Delivery } from '../../webhooks/events.js';
 import * as shapes from '../../api/shapes.js';
 
 const HOUR_MS = 3_600_000;
 /** The last day in this many windows: one uptime request and one sparkline bar each. */
 const UPTIME_WINDOWS = 4;
 const DELIVERY_PAGE = 100;
-
-interface Snapshot {
-  balanceUsd: number;
-  prices?: Record<string, unknown>;
-  webhook?: { url?: string | null; enabled?: boolean };
-}
-
-type UptimeWindow = shapes.Uptime;
 
 async function uptimeOfLastDay(ctx: Context, now: number): Promise<StatusReport['uptime']> {
   const api = await ctx.api();

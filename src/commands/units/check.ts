@@ -23,7 +23,6 @@ import {
 import { parseConnLines } from '../../units/conn-lines.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseProtocol, parseRefs } from '../../units/validate.js';
-import type { Unit } from '../../units/types.js';
 import { ApiError, InterruptedError } from '../../errors.js';
 import { parseInteger } from '../options.js';
 import { resolveCheckTarget } from './check-target.js';

@@ -14,8 +14,6 @@ import { parseIPv4, type Protocol } from '../../units/validate.js';
 import { CHARGES, confirmCharge, periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
 import * as shapes from '../../api/shapes.js';
 
-type Entry = shapes.CatalogueEntry;
-
 export async function guidedCreate(
   ctx: Context,
   flags: CreateFlags,

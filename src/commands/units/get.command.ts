@@ -2,7 +2,8 @@ import { defineCommand, type InputOf } from '../action.js';
 import { Command } from '../commander.js';
 import { connFormat } from '../options.js';
 
-const command = () => new Command('get').description('show one unit').argument('<ref>', 'unit reference, e.g. PRX-123').addOption(connFormat());
+const command = () =>
+  new Command('get').description('show one unit').argument('<ref>', 'unit reference, e.g. PRX-123').addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

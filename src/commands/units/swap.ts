@@ -5,7 +5,7 @@ import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, escapeControl, type View } from '../../output/index.js';
 import { connFormatFor } from '../../output/conn.js';
-import type { Pool, Unit } from '../../units/types.js';
+import type { Unit } from '../../units/types.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
 import { changedUnitView, unitDetailView } from '../../units/view.js';

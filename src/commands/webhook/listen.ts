@@ -7,7 +7,7 @@ import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
 import { assertFormats, escapeControl, escapeDeep, outputMode, paintFor } from '../../output/index.js';
-import { EVENT_NAMES, summarizeEvent, type WebhookConfig } from '../../webhooks/events.js';
+import { EVENT_NAMES, summarizeEvent } from '../../webhooks/events.js';
 import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../../webhooks/receiver.js';
 import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
 import { createHash } from 'node:crypto';

@@ -92,11 +92,6 @@ export function describeChange(c: DeliveryChange, now: Date, color: ReturnType<t
 /** Most pages one poll reads back (10,000 deliveries at 100 a page). */
 const MAX_PAGES_PER_POLL = 100;
 
-interface DeliveryPage {
-  data?: Delivery[];
-  pagination?: { page?: number; totalPages?: number; hasNext?: boolean };
-}
-
 /**
  * One poll: the newest page, then older pages until the tracker's horizon (the newest delivery
  * already shown, and the oldest one still pending) is passed, so a burst of any size between two
