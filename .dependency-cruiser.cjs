@@ -1,5 +1,5 @@
 // The layer rules of docs/architecture.md, checked by `npm run lint:deps` (part of `npm test`).
-// Layers, top to bottom: cli → main → commands → context → units/webhooks → api/config/output →
+// Layers, top to bottom: cli → main → commands → context → units/webhooks/ledger → api/config/output →
 // leaf (errors, io, version, in-flight, globals, activity); src/sdk.ts is a second entry beside cli/main. A module may import its own layer or any layer
 // below it, never one above; src/sandbox stands alone. Type-only and dynamic imports count too.
 const LEAF = '^src/(errors|io|version|in-flight|globals|activity)[.]ts$';
@@ -14,8 +14,8 @@ const upward = (name, from, forbidden) => ({
 module.exports = {
   forbidden: [
     upward('leaf-imports-upward', LEAF, '^src/(?!(errors|io|version|in-flight|globals|activity)[.]ts$)'),
-    upward('lower-imports-upward', '^src/(api|config|output)/', '^src/(units|webhooks|context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
-    upward('domain-imports-upward', '^src/(units|webhooks)/', '^src/(context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('lower-imports-upward', '^src/(api|config|output)/', '^src/(units|webhooks|ledger|context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('domain-imports-upward', '^src/(units|webhooks|ledger)/', '^src/(context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('context-imports-upward', '^src/context/', '^src/(commands|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('commands-import-upward', '^src/commands/', '^src/(main|cli)[.]ts$'),
     upward('main-imports-cli', '^src/main[.]ts$', '^src/cli[.]ts$'),

@@ -120,6 +120,7 @@ export const ExitCode = {
   unavailable: 9,
   partialFailure: 10,
   signatureInvalid: 11,
+  policy: 12,
   interrupted: 130,
 } as const;
 
@@ -149,6 +150,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof NotAppliedError) return ExitCode.unavailable;
   if (err instanceof NotFoundError) return ExitCode.notFound;
   if (err instanceof ConflictError) return ExitCode.conflict;
+  if (err instanceof PolicyError) return ExitCode.policy;
   return ExitCode.unexpected;
 }
 
@@ -249,6 +251,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   9: "service unavailable: 5xx, network failure, timeout, or an answer that is not the API's (redirect, wrong shape, an error status this table does not list); or the API answered `extended`/`removed`/`modified: false` (never taken as done)",
   10: 'partial failure of a bulk command; `units check`: any check failed',
   11: 'webhook signature invalid',
+  12: 'refused by a budget or policy of the profile (`max-spend-per-run`, `max-spend-per-day`, `allowed-periods`, `allowed-countries`); nothing was charged',
   130: 'interrupted (Ctrl-C); `webhook listen` and `webhook log --follow`, which run until Ctrl-C, exit 0',
 };
 
@@ -257,3 +260,6 @@ export class NotFoundError extends CliError {}
 
 /** A request that contradicts what proxyctl already knows, found out client-side before any request (e.g. an idempotency key reused for another purchase). Exit 8. */
 export class ConflictError extends CliError {}
+
+/** A charge the profile's budget or policy does not allow, refused before any request. Exit 12. */
+export class PolicyError extends CliError {}

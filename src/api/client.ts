@@ -1,5 +1,6 @@
 // The HTTP client for the Reseller API: auth header, timeouts, typed errors, pacing, retries for
 // reads, pagination. Requests that change state choose their retry policy explicitly.
+import { createHash } from 'node:crypto';
 import type { Env } from '../io.js';
 import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../errors.js';
 import { seconds, send, type RawResponse } from './transport.js';
@@ -150,6 +151,11 @@ export class ApiClient {
       main: new RateBudget(this.now, this.sleep, this.activity),
       uptime: new RateBudget(this.now, this.sleep, this.activity),
     };
+  }
+  /** The account this client speaks for, as a name for files (its ledger): the API's host and a digest of the key, never the key. */
+  accountId(): string {
+    const host = new URL(this.baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '_');
+    return `${host}-${createHash('sha256').update(this.opts.apiKey).digest('hex').slice(0, 16)}`;
   }
 
   url(path: string, query?: Query): string {

@@ -12,6 +12,7 @@ import { account, me } from './me/index.js';
 import pools from './pools/index.js';
 import profiles from './profiles/index.js';
 import sandbox from './sandbox/index.js';
+import spend from './spend/spend.command.js';
 import status from './status/status.command.js';
 import units from './units/index.js';
 import webhook from './webhook/index.js';
@@ -19,7 +20,7 @@ import webhook from './webhook/index.js';
 export const commands: readonly AnyDefinition[] = [
   ...inGroup('Units', [units]),
   ...inGroup('Catalogue', [...catalogue, pools]),
-  ...inGroup('Account', [me, account, status]),
+  ...inGroup('Account', [me, account, status, spend]),
   ...inGroup('Webhooks', [webhook]),
   ...inGroup('Sandbox', [sandbox]),
   ...inGroup('Setup', [...session, profiles, config, completion]),

@@ -23,10 +23,18 @@ export interface Profile {
    * what `webhook enable` sets again.
    */
   disabledWebhook?: { url: string; baseUrl: string } | undefined;
+  /** `config set max-spend-per-run USD`: what one command may charge in total. */
+  maxSpendPerRun?: number | undefined;
+  /** `config set max-spend-per-day USD`: what all runs together may charge in any 24 hours. */
+  maxSpendPerDay?: number | undefined;
+  /** `config set allowed-periods 7d,30d`. */
+  allowedPeriods?: string[] | undefined;
+  /** `config set allowed-countries US,DE`. */
+  allowedCountries?: string[] | undefined;
 }
 
 /** Profile settings that `proxyctl config set/get/unset` manage (not the key or base URL). */
-export type ProfileSetting = 'checkTarget';
+export type ProfileSetting = 'checkTarget' | 'maxSpendPerRun' | 'maxSpendPerDay' | 'allowedPeriods' | 'allowedCountries';
 /** What a profile holds besides its key and base URL: its settings, and what commands remember for it. */
 export type ProfileField = Exclude<keyof Profile, 'baseUrl' | 'apiKey'>;
 

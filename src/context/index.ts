@@ -4,6 +4,7 @@
 import type { IO } from '../io.js';
 import type { ApiClient } from '../api/client.js';
 import type { ConfigStore } from '../config/store.js';
+import type { Ledger } from '../ledger/index.js';
 import { OUTPUT_FORMATS, nonEmpty, type GlobalOptions, type OutputFormat } from '../globals.js';
 import { shouldColor } from '../io.js';
 import { UsageError } from '../errors.js';
@@ -74,6 +75,7 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
   const stderrColor = shouldColor({ flag: globals.color, env: io.env, isTTY: io.stderrIsTTY });
   let api: Promise<ApiClient> | undefined;
   let config: Promise<ConfigStore> | undefined;
+  let ledger: Promise<Ledger> | undefined;
   const prompt = createPrompt(io, globals.noInput, signal);
   const ctx: Context = {
     io,
@@ -98,6 +100,10 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
     config() {
       config ??= import('../config/store.js').then((m) => m.openConfigStore(io.env, (msg) => ctx.warn(msg)));
       return config;
+    },
+    ledger() {
+      ledger ??= import('./ledger.js').then((m) => m.openLedger(ctx));
+      return ledger;
     },
   };
   return ctx;

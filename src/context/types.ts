@@ -3,6 +3,7 @@ import type { Activity } from '../activity.js';
 import type { ApiClient } from '../api/client.js';
 import type { ConfigStore } from '../config/store.js';
 import type { BaseContext } from '../globals.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Prompt } from './prompt.js';
 
 /** What every command receives: the BaseContext that lower layers see, plus the wiring. */
@@ -17,4 +18,9 @@ export interface Context extends BaseContext {
   api(): Promise<ApiClient>;
   /** Profiles and caches (the config file is read on first call). */
   config(): Promise<ConfigStore>;
+  /**
+   * The ledger of the account the API client speaks for (data dir), with the profile's spending
+   * policy: what every charging path enters its debits into and takes its budget hold from.
+   */
+  ledger(): Promise<Ledger>;
 }
