@@ -14,7 +14,11 @@ const upward = (name, from, forbidden) => ({
 module.exports = {
   forbidden: [
     upward('leaf-imports-upward', LEAF, '^src/(?!(errors|io|version|in-flight|globals|activity)[.]ts$)'),
-    upward('lower-imports-upward', '^src/(api|config|output)/', '^src/(units|webhooks|ledger|context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward(
+      'lower-imports-upward',
+      '^src/(api|config|output)/',
+      '^src/(units|webhooks|ledger|context|commands|sandbox)/|^src/(main|cli)[.]ts$',
+    ),
     upward('domain-imports-upward', '^src/(units|webhooks|ledger)/', '^src/(context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('context-imports-upward', '^src/context/', '^src/(commands|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('commands-import-upward', '^src/commands/', '^src/(main|cli)[.]ts$'),

@@ -8,13 +8,13 @@ import type { Env } from './io.js';
 import { createBatch } from './units/create-safely.js';
 import { extendSafely } from './units/extend-safely.js';
 import { newBaseKey } from './units/idempotency.js';
-import type { CreateBody, ExtendResult, Unit } from './units/types.js';
+import type { CreateBody, Extended, Unit } from './units/types.js';
 import { userAgent } from './version.js';
 import * as shapes from './api/shapes.js';
 
 export { ApiError, BadResponseError, CliError, ExitCode, InterruptedError, NetworkError, NotAppliedError, UsageError } from './errors.js';
 export type { ApiResponse, AsyncCache, Page, Pagination, Query, RequestOptions, RetryPolicy } from './api/index.js';
-export type { CreateBody, ExtendResult, Unit } from './units/types.js';
+export type { CreateBody, Extended, ExtendResult, Unit } from './units/types.js';
 export { ApiClient };
 
 export interface ResellerClientOptions {
@@ -143,6 +143,6 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
  * NetworkError (code `extend_unknown`) when that cannot be told, and a NotAppliedError when the server
  * answered without extending.
  */
-export async function extendUnitSafely(client: ApiClient, options: { ref: string; period: string }): Promise<ExtendResult> {
+export async function extendUnitSafely(client: ApiClient, options: { ref: string; period: string }): Promise<Extended> {
   return extendSafely(client, { ref: options.ref, period: options.period });
 }

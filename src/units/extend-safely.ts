@@ -5,7 +5,7 @@
 import type { ApiClient, ApiResponse } from '../api/client.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { requireExtended } from './not-applied.js';
-import type { ExtendResult } from './types.js';
+import type { Extended, ExtendResult } from './types.js';
 import * as shapes from '../api/shapes.js';
 
 export interface ExtendInput {
@@ -26,7 +26,7 @@ function unitPath(ref: string): string {
   return `/units/${encodeURIComponent(ref)}`;
 }
 
-export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<ExtendResult> {
+export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<Extended> {
   const { ref, period } = input;
   // Read right before the attempt, never taken from an earlier listing: another process may have
   // extended the unit since, and a later expiry after a failed attempt would read as ours.
@@ -48,7 +48,7 @@ export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<
 }
 
 /** After an ambiguous failure: the unit's expiry, read again, decides whether it was extended. */
-async function recover(api: ApiClient, ref: string, period: string, before: string | undefined, err: unknown): Promise<ExtendResult> {
+async function recover(api: ApiClient, ref: string, period: string, before: string | undefined, err: unknown): Promise<Extended> {
   if (!ambiguous(err)) throw err;
   let after: string | undefined;
   try {

@@ -7,7 +7,7 @@ import * as shapes from '../api/shapes.js';
 import type { Shape } from '../api/validate.js';
 import { ApiError, NotAppliedError } from '../errors.js';
 import { money } from '../output/index.js';
-import type { ExtendResult, Unit } from './types.js';
+import type { Extended, ExtendResult, Unit } from './types.js';
 
 /** Only an explicit `true` counts: `false`, a missing field or anything else is not "done". */
 export function applied(answer: unknown, field: 'extended' | 'removed' | 'modified'): boolean {
@@ -152,7 +152,7 @@ export async function requireExtended(
   api: ApiClient,
   res: { data: ExtendResult; requestId: string | undefined },
   input: Omit<NotExtendedInput, 'answer' | 'requestId'>,
-): Promise<ExtendResult> {
-  if (applied(res.data, 'extended')) return res.data;
+): Promise<Extended> {
+  if (applied(res.data, 'extended')) return { ...res.data, proxyRef: res.data.proxyRef ?? input.ref, extended: true };
   throw await notExtended(api, { ...input, answer: res.data, requestId: res.requestId });
 }

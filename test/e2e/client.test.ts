@@ -89,7 +89,7 @@ describe('account and catalogue against the sandbox', () => {
     expect(empty.out).toContain('not measured (no units in this window)');
     const pools = JSON.parse((await run(['pools', '--json'])).out) as { poolId: string; available: boolean }[];
     const pool = pools.find((p) => p.available)!;
-    const created = await run(['api', 'POST', '/units', '--data', JSON.stringify({ poolId: pool.poolId, period: '24h' })]);
+    const created = await run(['api', 'POST', '/units', '--yes', '--data', JSON.stringify({ poolId: pool.poolId, period: '24h' })]);
     expect(created.code).toBe(0);
     const ref = JSON.parse(created.out).proxyRef as string;
     await fetch(`${sb.baseUrl}/_sandbox/advance`, {
