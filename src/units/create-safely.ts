@@ -10,6 +10,7 @@ import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
 import { runBulk, UpstreamBreaker, type BulkOptions, type BulkReport } from './bulk.js';
 import * as shapes from '../api/shapes.js';
+import { createEntry, enter, type Ledger } from '../ledger/index.js';
 
 export interface CreateOptions {
   baseKey: string;
@@ -288,6 +289,11 @@ export interface BatchOptions {
   describe?: BulkOptions<number>['describe'];
   /** Told of each unit bought, before its purchase record is saved (the CLI's `inFlight.bought`). */
   onBought?: (proxyRef: string) => void;
+  /** Written on each unit right after its purchase (`--description`, `--customer`), and again on a re-run. */
+  description?: string | undefined;
+  /** Where each debit is entered, at `priceUsd` a unit (the quote's). */
+  ledger?: Ledger | undefined;
+  priceUsd?: number | undefined;
 }
 
 export interface Batch {
@@ -298,6 +304,8 @@ export interface Batch {
   /** Items whose unit an earlier run bought: replayed now, not charged by this run. */
   replayed: Set<number>;
   breaker: UpstreamBreaker;
+  /** Units bought whose description could not be written, with why: a re-run with the same key writes it. */
+  untagged: Map<string, string>;
 }
 
 /**
@@ -317,6 +325,7 @@ export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOpti
   ];
   const keys: string[] = [];
   const replayed = new Set<number>();
+  const untagged = new Map<string, string>();
   const breaker = new UpstreamBreaker();
   // Items still retrying when the breaker trips stop at their next attempt, as on Ctrl-C.
   const signal = AbortSignal.any([o.signal, breaker.signal]);
@@ -340,10 +349,39 @@ export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOpti
       if (out.replayed || earlier.get(i) === out.unit.proxyRef) replayed.add(i);
       o.onBought?.(out.unit.proxyRef);
       await rememberPurchase(api, o.baseKey, i, out.unit.proxyRef);
-      return out.unit;
+      const unit = o.description === undefined ? out.unit : await tag(api, out.unit, o.description, untagged);
+      // Replays are entered too: the entry's id is the unit's, so one a killed run never wrote is
+      // recovered here, and one already written is not counted twice.
+      if (o.ledger && o.priceUsd !== undefined) {
+        const entry = {
+          ref: unit.proxyRef,
+          poolId: body.poolId,
+          period: body.period,
+          priceUsd: o.priceUsd,
+          idempotencyKey: out.idempotencyKey,
+        };
+        const description = typeof unit.description === 'string' ? unit.description : undefined;
+        await enter(o.ledger, [createEntry(o.ledger, { ...entry, description })]);
+      }
+      return unit;
     },
   );
   // Back in batch order, each outcome indexed by its item.
   report.outcomes = report.outcomes.map((x) => ({ ...x, index: order[x.index]! })).sort((a, b) => a.index - b.index);
-  return { report, keys, replayed, breaker };
+  return { report, keys, replayed, breaker, untagged };
+}
+
+/**
+ * Writes the description on a unit just bought. A failure never hides the purchase: the unit is
+ * returned as bought and the failure noted (a re-run with the same key replays it and tries again).
+ */
+async function tag(api: ApiClient, unit: Unit, description: string, untagged: Map<string, string>): Promise<Unit> {
+  if (unit.description === description) return unit;
+  try {
+    await api.request('PATCH', `/units/${encodeURIComponent(unit.proxyRef)}`, shapes.modified, { body: { description } });
+    return { ...unit, description };
+  } catch (err) {
+    untagged.set(unit.proxyRef, (err as Error).message);
+    return unit;
+  }
 }

@@ -7,6 +7,7 @@ import { ApiError, NetworkError } from '../errors.js';
 import { requireExtended } from './not-applied.js';
 import type { Extended, ExtendResult } from './types.js';
 import * as shapes from '../api/shapes.js';
+import { enter, extendEntry, type Ledger } from '../ledger/index.js';
 
 export interface ExtendInput {
   ref: string;
@@ -15,6 +16,9 @@ export interface ExtendInput {
   balanceBefore?: number | undefined;
   /** True when other extensions run at the same time (they move the balance too). */
   concurrent?: boolean | undefined;
+  /** Where the debit is entered once the extension is known applied, at `priceUsd` (the quote's). */
+  ledger?: Ledger | undefined;
+  priceUsd?: number | undefined;
 }
 
 function ambiguous(err: unknown): boolean {
@@ -27,10 +31,27 @@ function unitPath(ref: string): string {
 }
 
 export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<Extended> {
-  const { ref, period } = input;
   // Read right before the attempt, never taken from an earlier listing: another process may have
   // extended the unit since, and a later expiry after a failed attempt would read as ours.
-  const before = (await api.get(unitPath(ref), shapes.unit)).expiresAt;
+  const unit = await api.get(unitPath(input.ref), shapes.unit);
+  const done = await extendOnce(api, input, unit.expiresAt);
+  if (input.ledger && input.priceUsd !== undefined) {
+    const description = typeof unit.description === 'string' ? unit.description : undefined;
+    const debit = {
+      ref: done.proxyRef,
+      expiresAt: done.expiresAt,
+      poolId: unit.poolId,
+      period: input.period,
+      priceUsd: input.priceUsd,
+      description,
+    };
+    await enter(input.ledger, [extendEntry(input.ledger, debit)]);
+  }
+  return done;
+}
+
+async function extendOnce(api: ApiClient, input: ExtendInput, before: string | undefined): Promise<Extended> {
+  const { ref, period } = input;
   let res: ApiResponse<ExtendResult>;
   try {
     res = await api.request('POST', `${unitPath(ref)}/extend`, shapes.extended, { body: { period }, retry: 'not-sent' });
