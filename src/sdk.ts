@@ -11,10 +11,25 @@ import { newBaseKey } from './units/idempotency.js';
 import type { CreateBody, Extended, Unit } from './units/types.js';
 import { userAgent } from './version.js';
 import * as shapes from './api/shapes.js';
+import { Journal, noteBalance, underBudget, type Ledger, type SpendPolicy } from './ledger/index.js';
+import { availablePool, priceFor, quoteExtension } from './units/quote.js';
 
-export { ApiError, BadResponseError, CliError, ExitCode, InterruptedError, NetworkError, NotAppliedError, UsageError } from './errors.js';
+export {
+  ApiError,
+  BadResponseError,
+  CliError,
+  ConflictError,
+  ExitCode,
+  InterruptedError,
+  NetworkError,
+  NotAppliedError,
+  PolicyError,
+  UsageError,
+} from './errors.js';
+import { ConflictError } from './errors.js';
 export type { ApiResponse, AsyncCache, Page, Pagination, Query, RequestOptions, RetryPolicy } from './api/index.js';
 export type { CreateBody, Extended, ExtendResult, Unit } from './units/types.js';
+export type { LedgerEntry, SpendPolicy } from './ledger/index.js';
 export { ApiClient };
 
 export interface ResellerClientOptions {
@@ -38,10 +53,20 @@ export interface ResellerClientOptions {
   insecure?: boolean;
   /** Called with one line per request, retry and wait (the CLI's --debug); the key is never in it. */
   trace?: (line: string) => void;
+  /**
+   * Enter every debit in the ledger the CLI keeps (`proxyctl spend` reads it), with source `sdk`,
+   * and hold purchases and extensions to `policy` (the CLI's `config set max-spend-per-day …`; a
+   * refusal is a PolicyError, exit code 12, thrown before anything is charged). `dir` is the
+   * ledger directory: the CLI's is `<data dir>/ledger` (PROXYCTL_CONFIG_DIR/data/ledger when set).
+   */
+  ledger?: { dir: string; policy?: SpendPolicy; profile?: string };
 }
 
 /** The Reseller API client the CLI uses, built from plain options. `get`/`request` check each answer's shape. */
 export class ResellerClient extends ApiClient {
+  /** Where this client's debits are entered (the `ledger` option); undefined without it. */
+  readonly ledger: Ledger | undefined;
+
   constructor(opts: ResellerClientOptions) {
     const store = opts.cache ?? memoryCache();
     super({
@@ -57,6 +82,8 @@ export class ResellerClient extends ApiClient {
       cache: store,
       records: store,
     });
+    const l = opts.ledger;
+    this.ledger = l ? { journal: new Journal(l.dir, this.accountId()), source: 'sdk', profile: l.profile, policy: l.policy } : undefined;
   }
 
   /** GET /account: the balance in USD. */
@@ -117,12 +144,27 @@ export interface CreateUnitsResult {
 export async function createUnitsSafely(client: ApiClient, options: CreateUnitsOptions): Promise<CreateUnitsResult> {
   const { count = 1, idempotencyKey, concurrency, signal: given, ...body } = options;
   const baseKey = idempotencyKey ?? newBaseKey();
-  const { report, keys } = await createBatch(client, body, {
-    count,
-    baseKey,
-    signal: given ?? new AbortController().signal,
-    ...(concurrency ? { concurrency } : {}),
-  });
+  const ledger = ledgerOf(client);
+  const priceUsd = ledger ? priceFor((await availablePool(client, body.poolId)).prices, body.period, `pool ${body.poolId}`) : undefined;
+  const spend = { cost: () => (priceUsd ?? 0) * count, period: body.period, poolIds: [body.poolId] };
+  const { report, keys } = await underBudget(ledger, spend, () =>
+    createBatch(client, body, {
+      count,
+      baseKey,
+      signal: given ?? new AbortController().signal,
+      ...(concurrency ? { concurrency } : {}),
+      ledger,
+      priceUsd,
+    }),
+  );
+  if (ledger)
+    await noteBalance(
+      ledger,
+      await client.get('/account', shapes.account).then(
+        (a) => a.balanceUsd,
+        () => undefined,
+      ),
+    );
   const items = report.outcomes.map(
     (o): CreateItem =>
       o.ok
@@ -144,5 +186,34 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
  * answered without extending.
  */
 export async function extendUnitSafely(client: ApiClient, options: { ref: string; period: string }): Promise<Extended> {
-  return extendSafely(client, { ref: options.ref, period: options.period });
+  const ledger = ledgerOf(client);
+  if (!ledger) return extendSafely(client, { ref: options.ref, period: options.period });
+  const q = await quoteExtension(client, options.period, 1);
+  const unit = await client.get(`/units/${encodeURIComponent(options.ref)}`, shapes.unit);
+  const spend = {
+    cost: (refs: readonly string[]) => q.unitPrice * refs.length,
+    period: options.period,
+    poolIds: [unit.poolId],
+    refs: [options.ref],
+  };
+  return underBudget(ledger, spend, async (refs) => {
+    if (refs.length === 0) {
+      throw new ConflictError(`${options.ref} is being extended by another run at this moment; it was not extended again`, {
+        code: 'extend_in_progress',
+      });
+    }
+    const done = await extendSafely(client, { ref: options.ref, period: options.period, ledger, priceUsd: q.unitPrice });
+    await noteBalance(
+      ledger,
+      await client.get('/account', shapes.account).then(
+        (a) => a.balanceUsd,
+        () => undefined,
+      ),
+    );
+    return done;
+  });
+}
+
+function ledgerOf(client: ApiClient): Ledger | undefined {
+  return client instanceof ResellerClient ? client.ledger : undefined;
 }

@@ -2,7 +2,8 @@
 // profile's policy. The CLI builds one per command (ctx.ledger()), the SDK from its options, and
 // `webhook listen --ledger` for the events it verifies. Entering never fails a purchase: a debit
 // that cannot be written is said (warn) and the purchase stands.
-import { checkPolicy, type SpendPolicy } from './budget.js';
+import { checkPolicy, takeHold, type Hold, type SpendPolicy } from './budget.js';
+import { recordBalance } from './report.js';
 import { countryOfPool, createEntryId, customerOf, extendEntryId, type Journal, type LedgerEntry, type LedgerSource } from './journal.js';
 
 export type { Hold, SpendPolicy } from './budget.js';
@@ -98,4 +99,47 @@ export function checkQuote(
 ): void {
   const countries = [...new Set((q.poolIds ?? []).map(countryOfPool).filter((c): c is string => c !== undefined))];
   checkPolicy(ledger?.policy, { amountUsd: q.amountUsd, period: q.period, countries });
+}
+
+export interface Spend {
+  /** USD the run will charge for these refs (for purchases: the whole quote, whatever the refs). */
+  cost: (refs: readonly string[]) => number;
+  period?: string | undefined;
+  poolIds?: readonly (string | undefined)[];
+  /** Units about to be extended: a run that overlaps another never extends the same one twice. */
+  refs?: readonly string[];
+}
+
+/**
+ * Runs `fn` within the ledger's policy: the per-run, period and country rules checked first, then,
+ * when there is a daily budget or units to claim, a hold taken across processes (see budget.ts) and
+ * given back when `fn` ends, however it ends. `fn` gets the refs it may extend (the others are held
+ * by a run still at work). Throws PolicyError (exit 12) before anything is charged.
+ */
+export async function underBudget<T>(
+  ledger: Ledger | undefined,
+  spend: Spend,
+  fn: (refs: readonly string[], hold: Hold | undefined) => Promise<T>,
+): Promise<T> {
+  const all = spend.refs ?? [];
+  checkQuote(ledger, { amountUsd: spend.cost(all), period: spend.period, poolIds: spend.poolIds });
+  if (!ledger || (ledger.policy?.maxSpendPerDay === undefined && all.length === 0)) return fn(all, undefined);
+  const hold = await takeHold(ledger.journal, {
+    refs: all,
+    cost: spend.cost,
+    policy: ledger.policy,
+    now: ledger.now?.() ?? new Date(),
+    warn: ledger.warn,
+  });
+  try {
+    return await fn(hold.refs, hold);
+  } finally {
+    await hold.release();
+  }
+}
+
+/** A balance proxyctl read (before and after charging), kept beside the journal for `spend --reconcile`. */
+export async function noteBalance(ledger: Ledger | undefined, balanceUsd: number | undefined): Promise<void> {
+  if (!ledger || balanceUsd === undefined) return;
+  await recordBalance(ledger.journal, { at: (ledger.now?.() ?? new Date()).toISOString(), balanceUsd }).catch(() => undefined);
 }
