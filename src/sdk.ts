@@ -147,13 +147,13 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
   const ledger = ledgerOf(client);
   const priceUsd = ledger ? priceFor((await availablePool(client, body.poolId)).prices, body.period, `pool ${body.poolId}`) : undefined;
   const spend = { cost: () => (priceUsd ?? 0) * count, period: body.period, poolIds: [body.poolId] };
-  const { report, keys } = await underBudget(ledger, spend, () =>
+  const { report, keys } = await underBudget(ledger, spend, (_refs, held) =>
     createBatch(client, body, {
       count,
       baseKey,
       signal: given ?? new AbortController().signal,
       ...(concurrency ? { concurrency } : {}),
-      ledger,
+      ledger: held,
       priceUsd,
     }),
   );
@@ -196,13 +196,13 @@ export async function extendUnitSafely(client: ApiClient, options: { ref: string
     poolIds: [unit.poolId],
     refs: [options.ref],
   };
-  return underBudget(ledger, spend, async (refs) => {
+  return underBudget(ledger, spend, async (refs, held) => {
     if (refs.length === 0) {
       throw new ConflictError(`${options.ref} is being extended by another run at this moment; it was not extended again`, {
         code: 'extend_in_progress',
       });
     }
-    const done = await extendSafely(client, { ref: options.ref, period: options.period, ledger, priceUsd: q.unitPrice });
+    const done = await extendSafely(client, { ref: options.ref, period: options.period, ledger: held, priceUsd: q.unitPrice });
     await noteBalance(
       ledger,
       await client.get('/account', shapes.account).then(

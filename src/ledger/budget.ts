@@ -97,6 +97,7 @@ export interface HoldRequest {
 }
 
 export interface Hold {
+  readonly id: string;
   /** The refs this run may extend: those asked for, less the ones another live run holds. */
   readonly refs: readonly string[];
   /** The refs left out because another run holds them. */
@@ -137,8 +138,12 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
       const heldElsewhere = asked.filter((r) => taken.has(r));
       const amountUsd = req.cost(refs);
       const since = req.now.getTime() - DAY_MS;
-      const spentToday = (await journal.read()).reduce((sum, e) => (Date.parse(e.at) > since ? sum + e.priceUsd : sum), 0);
-      const heldToday = live.reduce((sum, h) => sum + h.amountUsd, 0);
+      const entries = await journal.read();
+      const spentToday = entries.reduce((sum, e) => (Date.parse(e.at) > since ? sum + e.priceUsd : sum), 0);
+      // A live hold may still spend what it held less what it has already entered.
+      const enteredBy = new Map<string, number>();
+      for (const e of entries) if (e.hold) enteredBy.set(e.hold, (enteredBy.get(e.hold) ?? 0) + e.priceUsd);
+      const heldToday = live.reduce((sum, h) => sum + Math.max(0, h.amountUsd - (enteredBy.get(h.id) ?? 0)), 0);
       const max = req.policy?.maxSpendPerDay;
       if (max !== undefined && amountUsd > 0 && cents(spentToday) + cents(heldToday) + cents(amountUsd) > cents(max)) {
         const others = heldToday > 0 ? ` and ${usd(heldToday)} held by other runs still at work` : '';
@@ -154,6 +159,7 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
     });
     let released = false;
     return {
+      id,
       ...result,
       release: async () => {
         if (released) return;

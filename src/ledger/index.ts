@@ -19,6 +19,8 @@ export interface Ledger {
   /** Told when an entry cannot be written (the purchase still stands). */
   warn?: ((message: string) => void) | undefined;
   now?: (() => Date) | undefined;
+  /** The budget hold this ledger's run holds (underBudget sets it on the copy it hands on). */
+  hold?: string | undefined;
 }
 
 export interface CreateDebit {
@@ -43,7 +45,7 @@ export interface ExtendDebit {
 }
 
 function base(ledger: Ledger, at: string | undefined) {
-  return { at: at ?? (ledger.now?.() ?? new Date()).toISOString(), profile: ledger.profile, source: ledger.source };
+  return { at: at ?? (ledger.now?.() ?? new Date()).toISOString(), profile: ledger.profile, source: ledger.source, hold: ledger.hold };
 }
 
 function describe(description: string | undefined | null) {
@@ -114,16 +116,17 @@ export interface Spend {
  * Runs `fn` within the ledger's policy: the per-run, period and country rules checked first, then,
  * when there is a daily budget or units to claim, a hold taken across processes (see budget.ts) and
  * given back when `fn` ends, however it ends. `fn` gets the refs it may extend (the others are held
- * by a run still at work). Throws PolicyError (exit 12) before anything is charged.
+ * by a run still at work) and the ledger to enter its debits in. Throws PolicyError (exit 12)
+ * before anything is charged.
  */
 export async function underBudget<T>(
   ledger: Ledger | undefined,
   spend: Spend,
-  fn: (refs: readonly string[], hold: Hold | undefined) => Promise<T>,
+  fn: (refs: readonly string[], ledger: Ledger | undefined, hold: Hold | undefined) => Promise<T>,
 ): Promise<T> {
   const all = spend.refs ?? [];
   checkQuote(ledger, { amountUsd: spend.cost(all), period: spend.period, poolIds: spend.poolIds });
-  if (!ledger || (ledger.policy?.maxSpendPerDay === undefined && all.length === 0)) return fn(all, undefined);
+  if (!ledger || (ledger.policy?.maxSpendPerDay === undefined && all.length === 0)) return fn(all, ledger, undefined);
   const hold = await takeHold(ledger.journal, {
     refs: all,
     cost: spend.cost,
@@ -132,7 +135,8 @@ export async function underBudget<T>(
     warn: ledger.warn,
   });
   try {
-    return await fn(hold.refs, hold);
+    // Its debits name the hold: until it is given back, budget checks count the hold less them.
+    return await fn(hold.refs, { ...ledger, hold: hold.id }, hold);
   } finally {
     await hold.release();
   }

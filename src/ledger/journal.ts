@@ -34,6 +34,8 @@ export interface LedgerEntry {
   /** The unit's description when the debit was entered (holds `customer=NAME`). */
   description?: string | undefined;
   customer?: string | undefined;
+  /** The budget hold of the run that entered it, so that run's hold and its debits are not counted twice. */
+  hold?: string | undefined;
 }
 
 /** The country of a pool: its id is the ISO code, a hyphen and a number (spec 2.4). */
