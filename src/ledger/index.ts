@@ -147,3 +147,26 @@ export async function noteBalance(ledger: Ledger | undefined, balanceUsd: number
   if (!ledger || balanceUsd === undefined) return;
   await recordBalance(ledger.journal, { at: (ledger.now?.() ?? new Date()).toISOString(), balanceUsd }).catch(() => undefined);
 }
+
+/**
+ * The debit a verified webhook delivery reports (`webhook listen --ledger`): `unit.created` and
+ * `unit.extended` carry `pricePaid`. Test deliveries and other events report none. Its id is the
+ * same as the one the CLI enters for its own purchase, so a debit seen both ways counts once.
+ */
+export function entryFromEvent(ledger: Ledger, payload: unknown): LedgerEntry | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const p = payload as { event?: unknown; occurredAt?: unknown; data?: Record<string, unknown>; test?: unknown };
+  if (p.test === true || typeof p.data !== 'object' || p.data === null) return undefined;
+  const d = p.data;
+  const ref = typeof d.proxyRef === 'string' ? d.proxyRef : undefined;
+  const price = typeof d.pricePaid === 'number' && Number.isFinite(d.pricePaid) ? d.pricePaid : undefined;
+  if (!ref || price === undefined) return undefined;
+  const at = typeof p.occurredAt === 'string' && Number.isFinite(Date.parse(p.occurredAt)) ? new Date(p.occurredAt).toISOString() : undefined;
+  const period = typeof d.period === 'string' ? d.period : undefined;
+  const poolId = typeof d.poolId === 'string' ? d.poolId : undefined;
+  if (p.event === 'unit.created') return createEntry(ledger, { ref, poolId, period, priceUsd: price, at });
+  if (p.event === 'unit.extended' && typeof d.expiresAt === 'string') {
+    return extendEntry(ledger, { ref, expiresAt: d.expiresAt, period, priceUsd: price, at });
+  }
+  return undefined;
+}

@@ -45,7 +45,12 @@ export function countryOfPool(poolId: string | undefined): string | undefined {
 }
 
 export const createEntryId = (ref: string) => `create:${ref}`;
-export const extendEntryId = (ref: string, expiresAt: string) => `extend:${ref}:${expiresAt}`;
+/** The expiry in one spelling (servers may write +00:00 or Z, with or without milliseconds). */
+function sameInstant(t: string): string {
+  const ms = Date.parse(t);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : t;
+}
+export const extendEntryId = (ref: string, expiresAt: string) => `extend:${ref}:${sameInstant(expiresAt)}`;
 
 export class Journal {
   readonly path: string;
