@@ -7,8 +7,8 @@ import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { getWebhook } from './get.js';
-import { forgetWebhook, rememberedWebhook } from './remembered.js';
-import { configColumns } from './views.js';
+import { forgetWebhook, rememberedWebhook } from './disabled-webhook.js';
+import { configColumns } from './columns.js';
 
 export async function deleteWebhook(ctx: Context): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);

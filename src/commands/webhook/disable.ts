@@ -7,8 +7,8 @@ import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { deleteWebhook } from './delete.js';
 import { getWebhook } from './get.js';
-import { rememberWebhook } from './remembered.js';
-import { configColumns } from './views.js';
+import { rememberWebhook } from './disabled-webhook.js';
+import { configColumns } from './columns.js';
 
 export default async function run({ flags, ctx }: Input): Promise<number> {
   if (flags.remove) return deleteWebhook(ctx);

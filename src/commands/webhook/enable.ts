@@ -5,9 +5,9 @@ import type { Input } from './enable.command.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import { getWebhook } from './get.js';
-import { forgetWebhook, rememberedWebhook } from './remembered.js';
+import { forgetWebhook, rememberedWebhook } from './disabled-webhook.js';
 import { setAndShow } from './set.js';
-import { configColumns } from './views.js';
+import { configColumns } from './columns.js';
 
 export default async function run({ ctx }: Input): Promise<number> {
   assertFormats(ctx, ['table', 'json', 'jsonl']);

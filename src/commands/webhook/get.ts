@@ -3,8 +3,8 @@ import type { Input } from './get.command.js';
 import type { Context } from '../../context/index.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
-import { rememberedWebhook } from './remembered.js';
-import { configColumns } from './views.js';
+import { rememberedWebhook } from './disabled-webhook.js';
+import { configColumns } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 export async function getWebhook(ctx: Context): Promise<WebhookConfig> {

@@ -12,7 +12,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { assertFormats, cell, escapeDeep, humanDuration, outputMode, paintFor, printList } from '../../output/index.js';
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
-import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, paintStatus } from './views.js';
+import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, paintStatus } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 type LogFlags = Input['flags'];

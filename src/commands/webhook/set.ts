@@ -6,7 +6,7 @@ import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
-import { configColumns } from './views.js';
+import { configColumns } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 export interface SetOptions {

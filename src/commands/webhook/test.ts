@@ -9,8 +9,8 @@ import { resolveOperation } from '../../api/operations.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { assertFormats, printObject, withSpinner } from '../../output/index.js';
 import type { TestDelivery } from '../../api/shapes.js';
-import { rememberedWebhook } from './remembered.js';
-import { deliveryColumns } from './views.js';
+import { rememberedWebhook } from './disabled-webhook.js';
+import { deliveryColumns } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 const POLL_MS = 500;
