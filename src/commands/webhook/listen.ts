@@ -10,7 +10,6 @@ import { assertFormats, escapeControl, escapeDeep, outputMode, paintFor } from '
 import { EVENT_NAMES, summarizeEvent } from '../../webhooks/events.js';
 import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../../webhooks/receiver.js';
 import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
-import { createHash } from 'node:crypto';
 import { inFlight } from '../../in-flight.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -81,12 +80,18 @@ function describeExec(r: ExecReport, paint: ReturnType<typeof paintFor>): string
   return `${name}: ${paint.red(`could not start: ${escapeControl(o.error)}`)}`;
 }
 
+interface Exec {
+  runner: ExecRunner;
+  /** The job an answered delivery becomes, or undefined (another event, or already run). */
+  jobFor(record: ReceivedDelivery, body: Buffer): ExecJob | undefined;
+}
+
 /** The --exec runner, or undefined without --exec. Runs are registered so a second Ctrl-C names them. */
-async function execRunner(ctx: Context, exec: ListenOptions['exec']): Promise<ExecRunner | undefined> {
+async function startExec(ctx: Context, exec: ListenOptions['exec']): Promise<Exec | undefined> {
   if (!exec) return undefined;
-  const { ExecRunner } = await import('../../webhooks/exec.js');
+  const { ExecRunner, jobsFromDeliveries } = await import('../../webhooks/exec.js');
   const paint = paintFor(ctx, 'stderr');
-  return new ExecRunner({
+  const runner = new ExecRunner({
     command: exec.command,
     concurrency: EXEC_CONCURRENCY,
     env: ctx.io.env,
@@ -97,33 +102,7 @@ async function execRunner(ctx: Context, exec: ListenOptions['exec']): Promise<Ex
       else ctx.io.stderr.write(`${describeExec(r, paint)}\n`);
     },
   });
-}
-
-/** Events whose command was submitted, by payload id (or exact bytes); the oldest forgotten past this many. */
-const MAX_SUBMITTED = 10_000;
-
-/**
- * A chosen event whose 200 has gone out becomes a job, once. "Once" is counted here, when the answer
- * has left, not by the receiver's `redelivery` flag: a first delivery whose answer never finished
- * (the sender hung up) is retried by the API, and that retry must still run the command.
- */
-function jobFor(record: ReceivedDelivery, body: Buffer, on: string[], submitted: Set<string>, seq: () => number): ExecJob | undefined {
-  const event = record.event ?? '';
-  if (on.length > 0 && !on.includes(event)) return undefined;
-  const key = record.deliveryId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
-  if (submitted.has(key)) return undefined;
-  submitted.add(key);
-  if (submitted.size > MAX_SUBMITTED) submitted.delete(submitted.values().next().value as string);
-  const ref = record.payload?.data?.proxyRef;
-  return {
-    seq: seq(),
-    event,
-    proxyRef: typeof ref === 'string' ? ref : undefined,
-    deliveryId: record.deliveryId,
-    attemptId: record.attemptId,
-    test: record.test,
-    body,
-  };
+  return { runner, jobFor: jobsFromDeliveries(exec.on) };
 }
 
 /** Where the secrets come from, and how to re-read them when they may have been rotated. */
@@ -208,9 +187,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   const paint = paintFor(ctx);
   let received = 0;
   let rejected = 0;
-  const runner = await execRunner(ctx, opts.exec);
-  let jobs = 0;
-  const submitted = new Set<string>();
+  const exec = await startExec(ctx, opts.exec);
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -226,10 +203,10 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
         ctx.io.stdout.write(`${jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)}\n`);
       },
       onAnswered:
-        runner &&
+        exec &&
         ((record, body) => {
-          const job = jobFor(record, body, opts.exec?.on ?? [], submitted, () => ++jobs);
-          if (job) runner.submit(job);
+          const job = exec.jobFor(record, body);
+          if (job) exec.runner.submit(job);
         }),
     });
   } catch (err) {
@@ -254,13 +231,13 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
     if (ctx.signal.aborted) return resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  const running = runner?.active() ?? [];
+  const running = exec?.runner.active() ?? [];
   if (running.length > 0)
     ctx.io.stderr.write(
       `waiting for ${running.length} running command${running.length === 1 ? '' : 's'} (${running.map(jobName).join(', ')}); interrupt again to stop waiting\n`,
     );
   // Stop starting commands first: deliveries answered while the receiver closes start none.
-  const stopping = runner?.stop();
+  const stopping = exec?.runner.stop();
   await receiver.close();
   await stopping;
   ctx.notice(`Stopped: ${received} deliver${received === 1 ? 'y' : 'ies'} received, ${rejected} rejected.`);
