@@ -10,6 +10,7 @@ import { assertFormats, escapeControl, escapeDeep, outputMode, paintFor } from '
 import { EVENT_NAMES, summarizeEvent } from '../../webhooks/events.js';
 import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../../webhooks/receiver.js';
 import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
+import { fixedSecrets, givenSecrets, secretFromApi, type SecretSource } from '../../webhooks/secrets.js';
 import { inFlight } from '../../in-flight.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -105,23 +106,10 @@ async function startExec(ctx: Context, exec: ListenOptions['exec']): Promise<Exe
   return { runner, jobFor: jobsFromDeliveries(exec.on) };
 }
 
-/** Where the secrets come from, and how to re-read them when they may have been rotated. */
-export interface SecretSource {
-  current(): readonly string[];
-  refresh?: () => Promise<boolean>;
-}
-
-/** At most one GET /webhook per this many ms, however many bad deliveries arrive. */
-const REFRESH_INTERVAL_MS = 2_000;
-
-/**
- * --secret (or PROXYCTL_WEBHOOK_SECRET) wins. Otherwise the account's secret is read with
- * GET /webhook, and read again when a delivery does not match: `webhook set` issues a new secret,
- * and the natural order is "start the receiver, then point the webhook at it".
- */
-async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSource> {
-  const fixed = given.length > 0 ? given : ctx.io.env.PROXYCTL_WEBHOOK_SECRET ? [ctx.io.env.PROXYCTL_WEBHOOK_SECRET] : [];
-  if (fixed.length > 0) return { current: () => fixed };
+/** The given secrets, or the account's from the API (which needs a key: without one, exit 2 saying what to pass). */
+async function resolveSecrets(ctx: Context, flags: string[]): Promise<SecretSource> {
+  const given = givenSecrets(flags, ctx.io.env);
+  if (given.length > 0) return fixedSecrets(given);
   let api: Awaited<ReturnType<Context['api']>>;
   try {
     api = await ctx.api();
@@ -133,32 +121,7 @@ async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSour
     }
     throw err;
   }
-  const read = async () => {
-    const config = await api.get('/webhook', shapes.webhookConfig);
-    return typeof config.secret === 'string' && config.secret !== '' ? config.secret : undefined;
-  };
-  let secret = await read();
-  if (!secret)
-    ctx.warn('the account has no webhook secret yet; it is read again when the first delivery arrives (after proxyctl webhook set)');
-  let lastRefresh = 0;
-  let pending: Promise<boolean> | undefined;
-  return {
-    current: () => (secret ? [secret] : []),
-    refresh() {
-      if (pending) return pending;
-      if (Date.now() - lastRefresh < REFRESH_INTERVAL_MS) return Promise.resolve(false);
-      lastRefresh = Date.now();
-      pending = read()
-        .then((fresh) => {
-          const changed = fresh !== secret;
-          secret = fresh;
-          if (changed && fresh) ctx.notice('Read the new webhook secret from the API.');
-          return changed;
-        })
-        .finally(() => (pending = undefined));
-      return pending;
-    },
-  };
+  return secretFromApi(ctx, { read: async () => (await api.get('/webhook', shapes.webhookConfig)).secret });
 }
 
 export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paintFor>): string {
