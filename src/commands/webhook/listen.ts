@@ -3,10 +3,11 @@
 // Ctrl-C or SIGTERM. That is its normal end, so it exits 0 (like `stripe listen` and `proxyctl
 // sandbox`); failures to start are their own codes (2 for a busy port or no secret, 3 without a key).
 import type { Input } from './listen.command.js';
+import { emit, showText, type Result } from '../action.js';
 import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
-import { assertFormats, escapeControl, escapeDeep, outputMode, paintFor } from '../../output/index.js';
+import { escapeControl, escapeDeep, outputMode, paintFor } from '../../output/index.js';
 import { EVENT_NAMES, summarizeEvent } from '../../webhooks/events.js';
 import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../../webhooks/receiver.js';
 import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
@@ -142,8 +143,7 @@ export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paint
   return parts.join('  ');
 }
 
-export default async function run({ flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'jsonl']);
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const opts = parseListenFlags(flags);
   const secrets = await resolveSecrets(ctx, opts.secrets);
   const jsonl = outputMode(ctx) === 'jsonl';
@@ -163,7 +163,8 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
       onRecord: (r) => {
         if (r.type === 'delivery') received += 1;
         else rejected += 1;
-        ctx.io.stdout.write(`${jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)}\n`);
+        // Text is written before emit's first await, so lines keep the order deliveries arrived in.
+        void emit(ctx, showText(jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)));
       },
       onAnswered:
         exec &&
