@@ -7,6 +7,8 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { Env } from '../io.js';
+import { deliveryKey, HandledOnce } from './dedupe.js';
+import type { ReceivedDelivery } from './receiver.js';
 
 export interface ExecJob {
   /** 1, 2, …: the order the events arrived in. */
@@ -20,6 +22,38 @@ export interface ExecJob {
   /** A test delivery (`test: true` in the payload), e.g. from `webhook test`. */
   test: boolean;
   body: Buffer;
+}
+
+/** Deliveries remembered as already run (by their key); the oldest forgotten past this many. */
+const MAX_SUBMITTED = 10_000;
+
+/**
+ * What turns answered deliveries into jobs: a delivery of a chosen event (`on`; empty: every event)
+ * becomes one job, once. "Once" is counted here, when the answer has left, not by the receiver's
+ * `redelivery` flag: a first delivery whose answer never finished (the sender hung up) is retried
+ * by the API, and that retry must still run the command.
+ */
+export function jobsFromDeliveries(
+  on: readonly string[],
+  max = MAX_SUBMITTED,
+): (record: ReceivedDelivery, body: Buffer) => ExecJob | undefined {
+  const handled = new HandledOnce(max);
+  let seq = 0;
+  return (record, body) => {
+    const event = record.event ?? '';
+    if (on.length > 0 && !on.includes(event)) return undefined;
+    if (!handled.claim(deliveryKey(record.deliveryId, body))) return undefined;
+    const ref = record.payload?.data?.proxyRef;
+    return {
+      seq: ++seq,
+      event,
+      proxyRef: typeof ref === 'string' ? ref : undefined,
+      deliveryId: record.deliveryId,
+      attemptId: record.attemptId,
+      test: record.test,
+      body,
+    };
+  };
 }
 
 export type ExecOutcome = { exitCode: number } | { signal: string } | { error: string };

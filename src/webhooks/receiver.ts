@@ -1,11 +1,11 @@
 // The local webhook receiver behind `proxyctl webhook listen`. Each POST is verified against its
 // raw bytes before anything parses it; valid deliveries are answered at once (the service allows
 // 5 seconds), then optionally relayed byte for byte to --forward-to and reported.
-import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from './signature.js';
+import { deliveryKey } from './dedupe.js';
 import type { EventPayload } from './events.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -167,10 +167,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     } catch {
       return reject(400, 'body is not JSON');
     }
-    // X-Service-Delivery changes per attempt, so a redelivery is recognised by the payload's id,
-    // or, for a payload without one, by its exact bytes (occurredAt makes those unique per event).
     const deliveryId = typeof payload.id === 'string' ? payload.id : undefined;
-    const key = deliveryId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
+    const key = deliveryKey(deliveryId, body);
     const count = (seen.get(key) ?? 0) + 1;
     seen.delete(key);
     seen.set(key, count);

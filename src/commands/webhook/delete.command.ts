@@ -7,6 +7,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl webhook delete', 'proxyctl webhook delete --json'],
   load: async () => (await import('./delete.js')).default,
 });

@@ -2,28 +2,27 @@
 // the URL `webhook disable` remembered for this API is forgotten too. Both are named, so nothing
 // goes unseen.
 import type { Input } from './delete.command.js';
+import { emit, finished, type Result } from '../action.js';
 import * as shapes from '../../api/shapes.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
-import { getWebhook } from './get.js';
-import { forgetWebhook, rememberedWebhook } from './remembered.js';
-import { configColumns } from './views.js';
+import { getWebhook, showConfig } from './get.js';
+import { forgetWebhook, rememberedWebhook } from './disabled-webhook.js';
 
+/** Deletes the webhook, shows what the API answered and names what went. Returns the exit code. */
 export async function deleteWebhook(ctx: Context): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
   const api = await ctx.api();
   const { url } = await getWebhook(ctx);
   const res = await api.request('DELETE', '/webhook', shapes.webhookDisabled);
   const { saved } = await rememberedWebhook(ctx, api);
   await forgetWebhook(ctx, api);
-  await printObject(ctx, (res.data ?? { enabled: false }) as WebhookConfig, { columns: configColumns({ revealSecret: false }) });
+  await emit(ctx, showConfig((res.data ?? { enabled: false }) as WebhookConfig));
   const removed = url ? `Webhook deleted: ${url} and its secret removed.` : 'Webhook deleted (no URL was set).';
   const forgot = saved && saved.url !== url ? ` Forgot ${saved.url}, which webhook disable had remembered.` : '';
   ctx.notice(removed + forgot);
-  return 0;
+  return finished(ctx);
 }
 
-export default async function run({ ctx }: Input): Promise<number> {
+export default async function handler({ ctx }: Input): Promise<Result> {
   return deleteWebhook(ctx);
 }

@@ -9,6 +9,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl webhook disable', 'proxyctl webhook disable && proxyctl webhook enable   # back, with a new secret'],
   load: async () => (await import('./disable.js')).default,
 });

@@ -2,27 +2,25 @@
 // and the secret. So the URL is read first and remembered in the profile, for `webhook enable`.
 // --remove is `webhook delete`, under its older name.
 import type { Input } from './disable.command.js';
+import { emit, finished, type Result } from '../action.js';
 import * as shapes from '../../api/shapes.js';
-import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { deleteWebhook } from './delete.js';
-import { getWebhook } from './get.js';
-import { rememberWebhook } from './remembered.js';
-import { configColumns } from './views.js';
+import { getWebhook, showConfig } from './get.js';
+import { rememberWebhook } from './disabled-webhook.js';
 
-export default async function run({ flags, ctx }: Input): Promise<number> {
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   if (flags.remove) return deleteWebhook(ctx);
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
   const api = await ctx.api();
   const { url } = await getWebhook(ctx);
   // Remembered before the PATCH: if the profile cannot be written, nothing is lost yet.
   if (url) await rememberWebhook(ctx, api, url);
   const res = await api.request('PATCH', '/webhook', shapes.webhookDisabled, { body: { url: null } });
-  await printObject(ctx, (res.data ?? { enabled: false }) as WebhookConfig, { columns: configColumns({ revealSecret: false }) });
+  await emit(ctx, showConfig((res.data ?? { enabled: false }) as WebhookConfig));
   ctx.notice(
     url
       ? `Webhook deliveries disabled. To send them to ${url} again: proxyctl webhook enable (it issues a new secret).`
       : 'Webhook deliveries disabled (no URL was set, so none is remembered).',
   );
-  return 0;
+  return finished(ctx);
 }

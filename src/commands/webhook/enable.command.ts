@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl webhook enable', 'proxyctl webhook enable --json | jq -r .secret'],
   load: async () => (await import('./enable.js')).default,
 });

@@ -2,15 +2,13 @@
 // profile and API, shown as `webhook set` shows it (a new secret, once). It never replaces a
 // webhook that is enabled: that would rotate a secret a receiver is using.
 import type { Input } from './enable.command.js';
+import { emit, finished, type Result } from '../action.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, printObject } from '../../output/index.js';
-import { getWebhook } from './get.js';
-import { forgetWebhook, rememberedWebhook } from './remembered.js';
+import { getWebhook, showConfig } from './get.js';
+import { forgetWebhook, rememberedWebhook } from './disabled-webhook.js';
 import { setAndShow } from './set.js';
-import { configColumns } from './views.js';
 
-export default async function run({ ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
+export default async function handler({ ctx }: Input): Promise<Result> {
   const api = await ctx.api();
   const { profile, saved, elsewhere } = await rememberedWebhook(ctx, api);
   if (!saved) {
@@ -27,9 +25,9 @@ export default async function run({ ctx }: Input): Promise<number> {
   const current = await getWebhook(ctx);
   if (current.enabled && current.url === saved.url) {
     await forgetWebhook(ctx, api);
-    await printObject(ctx, current, { columns: configColumns({ revealSecret: false }) });
+    await emit(ctx, showConfig(current));
     ctx.notice(`The webhook is already enabled at ${saved.url}; nothing changed (its secret neither).`);
-    return 0;
+    return finished(ctx);
   }
   if (current.enabled && current.url) {
     throw new UsageError(`a webhook is already enabled at ${current.url}; enabling ${saved.url} would replace it and its secret`, {
@@ -37,7 +35,7 @@ export default async function run({ ctx }: Input): Promise<number> {
       hint: `to replace it anyway: proxyctl webhook set ${saved.url}`,
     });
   }
-  await setAndShow(ctx, saved.url);
+  const code = await setAndShow(ctx, saved.url);
   await forgetWebhook(ctx, api);
-  return 0;
+  return code;
 }

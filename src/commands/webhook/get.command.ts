@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl webhook get', 'proxyctl webhook get --json | jq -r .secret'],
   load: async () => (await import('./get.js')).default,
 });

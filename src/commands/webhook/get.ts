@@ -1,10 +1,10 @@
 // webhook get: GET /webhook. Tables mask the secret; JSON passes it through as the API sent it.
 import type { Input } from './get.command.js';
+import { emit, finished, show, type Result, type Shown } from '../action.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
-import { rememberedWebhook } from './remembered.js';
-import { configColumns } from './views.js';
+import { rememberedWebhook } from './disabled-webhook.js';
+import { configColumns } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 export async function getWebhook(ctx: Context): Promise<WebhookConfig> {
@@ -12,10 +12,15 @@ export async function getWebhook(ctx: Context): Promise<WebhookConfig> {
   return api.get('/webhook', shapes.webhookConfig);
 }
 
-export default async function run({ ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
+/** A webhook as `get`, `disable`, `delete` and an unchanged `enable` show it: the secret masked. */
+export function showConfig(config: WebhookConfig): Shown {
+  return show(config, { columns: configColumns({ revealSecret: false }) });
+}
+
+// Printed before the notice on what to do next, so a terminal reads the webhook first.
+export default async function handler({ ctx }: Input): Promise<Result> {
   const config = await getWebhook(ctx);
-  await printObject(ctx, config, { columns: configColumns({ revealSecret: false }) });
+  await emit(ctx, showConfig(config));
   if (!config.url) {
     const { saved } = await rememberedWebhook(ctx, await ctx.api());
     ctx.notice(
@@ -24,5 +29,5 @@ export default async function run({ ctx }: Input): Promise<number> {
         : 'No webhook is set. Set one with: proxyctl webhook set https://…',
     );
   } else if (!config.enabled) ctx.notice('Deliveries are disabled. Enable them again with: proxyctl webhook set URL');
-  return 0;
+  return finished(ctx);
 }

@@ -20,6 +20,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'jsonl'],
   examples: [
     'proxyctl webhook listen',
     'proxyctl webhook listen --port 0 --forward-to http://localhost:3000/hooks',

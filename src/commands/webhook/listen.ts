@@ -3,14 +3,15 @@
 // Ctrl-C or SIGTERM. That is its normal end, so it exits 0 (like `stripe listen` and `proxyctl
 // sandbox`); failures to start are their own codes (2 for a busy port or no secret, 3 without a key).
 import type { Input } from './listen.command.js';
+import { emit, showText, type Result } from '../action.js';
 import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
-import { assertFormats, escapeControl, escapeDeep, outputMode, paintFor } from '../../output/index.js';
+import { escapeControl, escapeDeep, outputMode, paintFor } from '../../output/index.js';
 import { EVENT_NAMES, summarizeEvent } from '../../webhooks/events.js';
 import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../../webhooks/receiver.js';
 import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
-import { createHash } from 'node:crypto';
+import { fixedSecrets, givenSecrets, secretFromApi, type SecretSource } from '../../webhooks/secrets.js';
 import { inFlight } from '../../in-flight.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -81,12 +82,18 @@ function describeExec(r: ExecReport, paint: ReturnType<typeof paintFor>): string
   return `${name}: ${paint.red(`could not start: ${escapeControl(o.error)}`)}`;
 }
 
+interface Exec {
+  runner: ExecRunner;
+  /** The job an answered delivery becomes, or undefined (another event, or already run). */
+  jobFor(record: ReceivedDelivery, body: Buffer): ExecJob | undefined;
+}
+
 /** The --exec runner, or undefined without --exec. Runs are registered so a second Ctrl-C names them. */
-async function execRunner(ctx: Context, exec: ListenOptions['exec']): Promise<ExecRunner | undefined> {
+async function startExec(ctx: Context, exec: ListenOptions['exec']): Promise<Exec | undefined> {
   if (!exec) return undefined;
-  const { ExecRunner } = await import('../../webhooks/exec.js');
+  const { ExecRunner, jobsFromDeliveries } = await import('../../webhooks/exec.js');
   const paint = paintFor(ctx, 'stderr');
-  return new ExecRunner({
+  const runner = new ExecRunner({
     command: exec.command,
     concurrency: EXEC_CONCURRENCY,
     env: ctx.io.env,
@@ -97,52 +104,13 @@ async function execRunner(ctx: Context, exec: ListenOptions['exec']): Promise<Ex
       else ctx.io.stderr.write(`${describeExec(r, paint)}\n`);
     },
   });
+  return { runner, jobFor: jobsFromDeliveries(exec.on) };
 }
 
-/** Events whose command was submitted, by payload id (or exact bytes); the oldest forgotten past this many. */
-const MAX_SUBMITTED = 10_000;
-
-/**
- * A chosen event whose 200 has gone out becomes a job, once. "Once" is counted here, when the answer
- * has left, not by the receiver's `redelivery` flag: a first delivery whose answer never finished
- * (the sender hung up) is retried by the API, and that retry must still run the command.
- */
-function jobFor(record: ReceivedDelivery, body: Buffer, on: string[], submitted: Set<string>, seq: () => number): ExecJob | undefined {
-  const event = record.event ?? '';
-  if (on.length > 0 && !on.includes(event)) return undefined;
-  const key = record.deliveryId ?? `sha256:${createHash('sha256').update(body).digest('hex')}`;
-  if (submitted.has(key)) return undefined;
-  submitted.add(key);
-  if (submitted.size > MAX_SUBMITTED) submitted.delete(submitted.values().next().value as string);
-  const ref = record.payload?.data?.proxyRef;
-  return {
-    seq: seq(),
-    event,
-    proxyRef: typeof ref === 'string' ? ref : undefined,
-    deliveryId: record.deliveryId,
-    attemptId: record.attemptId,
-    test: record.test,
-    body,
-  };
-}
-
-/** Where the secrets come from, and how to re-read them when they may have been rotated. */
-export interface SecretSource {
-  current(): readonly string[];
-  refresh?: () => Promise<boolean>;
-}
-
-/** At most one GET /webhook per this many ms, however many bad deliveries arrive. */
-const REFRESH_INTERVAL_MS = 2_000;
-
-/**
- * --secret (or PROXYCTL_WEBHOOK_SECRET) wins. Otherwise the account's secret is read with
- * GET /webhook, and read again when a delivery does not match: `webhook set` issues a new secret,
- * and the natural order is "start the receiver, then point the webhook at it".
- */
-async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSource> {
-  const fixed = given.length > 0 ? given : ctx.io.env.PROXYCTL_WEBHOOK_SECRET ? [ctx.io.env.PROXYCTL_WEBHOOK_SECRET] : [];
-  if (fixed.length > 0) return { current: () => fixed };
+/** The given secrets, or the account's from the API (which needs a key: without one, exit 2 saying what to pass). */
+async function resolveSecrets(ctx: Context, flags: string[]): Promise<SecretSource> {
+  const given = givenSecrets(flags, ctx.io.env);
+  if (given.length > 0) return fixedSecrets(given);
   let api: Awaited<ReturnType<Context['api']>>;
   try {
     api = await ctx.api();
@@ -154,32 +122,7 @@ async function resolveSecrets(ctx: Context, given: string[]): Promise<SecretSour
     }
     throw err;
   }
-  const read = async () => {
-    const config = await api.get('/webhook', shapes.webhookConfig);
-    return typeof config.secret === 'string' && config.secret !== '' ? config.secret : undefined;
-  };
-  let secret = await read();
-  if (!secret)
-    ctx.warn('the account has no webhook secret yet; it is read again when the first delivery arrives (after proxyctl webhook set)');
-  let lastRefresh = 0;
-  let pending: Promise<boolean> | undefined;
-  return {
-    current: () => (secret ? [secret] : []),
-    refresh() {
-      if (pending) return pending;
-      if (Date.now() - lastRefresh < REFRESH_INTERVAL_MS) return Promise.resolve(false);
-      lastRefresh = Date.now();
-      pending = read()
-        .then((fresh) => {
-          const changed = fresh !== secret;
-          secret = fresh;
-          if (changed && fresh) ctx.notice('Read the new webhook secret from the API.');
-          return changed;
-        })
-        .finally(() => (pending = undefined));
-      return pending;
-    },
-  };
+  return secretFromApi(ctx, { read: async () => (await api.get('/webhook', shapes.webhookConfig)).secret });
 }
 
 export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paintFor>): string {
@@ -200,17 +143,14 @@ export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paint
   return parts.join('  ');
 }
 
-export default async function run({ flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'jsonl']);
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const opts = parseListenFlags(flags);
   const secrets = await resolveSecrets(ctx, opts.secrets);
   const jsonl = outputMode(ctx) === 'jsonl';
   const paint = paintFor(ctx);
   let received = 0;
   let rejected = 0;
-  const runner = await execRunner(ctx, opts.exec);
-  let jobs = 0;
-  const submitted = new Set<string>();
+  const exec = await startExec(ctx, opts.exec);
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -223,13 +163,14 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
       onRecord: (r) => {
         if (r.type === 'delivery') received += 1;
         else rejected += 1;
-        ctx.io.stdout.write(`${jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)}\n`);
+        // Text is written before emit's first await, so lines keep the order deliveries arrived in.
+        void emit(ctx, showText(jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)));
       },
       onAnswered:
-        runner &&
+        exec &&
         ((record, body) => {
-          const job = jobFor(record, body, opts.exec?.on ?? [], submitted, () => ++jobs);
-          if (job) runner.submit(job);
+          const job = exec.jobFor(record, body);
+          if (job) exec.runner.submit(job);
         }),
     });
   } catch (err) {
@@ -254,13 +195,13 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
     if (ctx.signal.aborted) return resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  const running = runner?.active() ?? [];
+  const running = exec?.runner.active() ?? [];
   if (running.length > 0)
     ctx.io.stderr.write(
       `waiting for ${running.length} running command${running.length === 1 ? '' : 's'} (${running.map(jobName).join(', ')}); interrupt again to stop waiting\n`,
     );
   // Stop starting commands first: deliveries answered while the receiver closes start none.
-  const stopping = runner?.stop();
+  const stopping = exec?.runner.stop();
   await receiver.close();
   await stopping;
   ctx.notice(`Stopped: ${received} deliver${received === 1 ? 'y' : 'ies'} received, ${rejected} rejected.`);

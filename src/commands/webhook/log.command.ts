@@ -17,6 +17,8 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  // --follow streams one line (or JSON line) per change, so nothing that needs the whole list.
+  formats: (flags) => (flags.follow ? ['table', 'jsonl'] : ['table', 'json', 'jsonl', 'csv']),
   examples: [
     'proxyctl webhook log --status FAILED',
     'proxyctl webhook log --follow',

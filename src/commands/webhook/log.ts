@@ -3,16 +3,17 @@
 // which polls the log (back to the last delivery seen and the oldest pending one) and prints
 // each new delivery once and each change of state once.
 import type { Input } from './log.command.js';
+import { emit, showList, showText, type Result } from '../action.js';
 import { parseInteger } from '../options.js';
 import { parsePaging, takePages } from '../paging.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { assertFormats, cell, escapeDeep, humanDuration, outputMode, paintFor, printList } from '../../output/index.js';
+import { cell, escapeDeep, humanDuration, outputMode, paintFor } from '../../output/index.js';
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
-import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, paintStatus } from './views.js';
+import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, paintStatus } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 type LogFlags = Input['flags'];
@@ -121,9 +122,10 @@ async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<n
       const items = await poll(api, query, tracker, first);
       // The first poll shows what is already there, then only what changes.
       const changes = tracker.diff(items, first);
-      for (const c of first ? changes.slice(-SHOWN_AT_START) : changes) {
-        ctx.io.stdout.write(`${jsonl ? JSON.stringify(c) : describeChange(escapeDeep(c), ctx.now(), paint)}\n`);
-      }
+      const shown = first ? changes.slice(-SHOWN_AT_START) : changes;
+      // One write per poll, a line per change: a JSON line, or a sentence a person reads.
+      const lines = shown.map((c) => (jsonl ? JSON.stringify(c) : describeChange(escapeDeep(c), ctx.now(), paint)));
+      if (lines.length > 0) await emit(ctx, showText(lines.join('\n')));
       // Said once the starting point is read: from here on every new delivery and change shows.
       if (first) ctx.notice(`Following the delivery log (every ${opts.intervalMs / 1000}s); Ctrl-C to stop.`);
       await abortableSleep(opts.intervalMs, ctx.signal);
@@ -135,19 +137,16 @@ async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<n
   }
 }
 
-export default async function run({ flags, ctx }: Input): Promise<number> {
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const opts = parseLogFlags(flags);
-  assertFormats(ctx, opts.follow ? ['table', 'jsonl'] : ['table', 'json', 'jsonl', 'csv']);
   const api = await ctx.api();
   if (opts.follow) return follow(ctx, api, opts);
   const view = { columns: deliveryColumns, fields: DELIVERY_FIELDS, empty: 'No deliveries found.' };
   if (!opts.onePage) {
     const pages = api.pages('/webhook/deliveries', shapes.delivery, opts.query, { readAhead: opts.limit === undefined });
-    await printList(ctx, { pages: takePages(pages, opts.limit) }, view);
-    return 0;
+    return showList({ pages: takePages(pages, opts.limit) }, view);
   }
   const body = await firstPage(api, opts.query);
   const items = Array.isArray(body?.data) ? body.data : [];
-  await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), view);
-  return 0;
+  return showList(opts.limit === undefined ? items : items.slice(0, opts.limit), view);
 }

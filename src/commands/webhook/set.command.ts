@@ -9,6 +9,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl webhook set https://hooks.example.com/proxy', 'proxyctl webhook set http://127.0.0.1:8484/ --json | jq -r .secret'],
   load: async () => (await import('./set.js')).default,
 });

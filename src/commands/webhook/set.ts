@@ -1,12 +1,12 @@
 // webhook set URL: PATCH /webhook { url }. The API returns the secret once; we show it once, say
 // so, and put it in the JSON output for scripts.
 import type { Input } from './set.command.js';
+import { emit, finished, show, type Result } from '../action.js';
 import { isLoopbackHost } from '../../api/index.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, printObject } from '../../output/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
-import { configColumns } from './views.js';
+import { configColumns } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 export interface SetOptions {
@@ -39,20 +39,21 @@ export async function setWebhook(ctx: Context, opts: SetOptions): Promise<Webhoo
   return res.data;
 }
 
-/** Sets the URL and shows what the API answered, the new secret in full, once (`set` and `enable`). */
-export async function setAndShow(ctx: Context, url: string): Promise<WebhookConfig> {
+/**
+ * Sets the URL and shows what the API answered, the new secret in full, once, then says so
+ * (`set`, and `enable` when it sets the remembered URL). Returns the exit code.
+ */
+export async function setAndShow(ctx: Context, url: string): Promise<number> {
   const opts = parseWebhookUrl(url);
   if (opts.plainLoopback) ctx.warn('plain http to this machine: fine for a local receiver, never for production (use https)');
   const config = await setWebhook(ctx, opts);
-  await printObject(ctx, config, { columns: configColumns({ revealSecret: true }) });
+  await emit(ctx, show(config, { columns: configColumns({ revealSecret: true }) }));
   if (typeof config.secret === 'string' && config.secret !== '') {
     ctx.notice('Store this secret now: it signs every delivery (X-Service-Signature) and is shown only once.');
   }
-  return config;
+  return finished(ctx);
 }
 
-export default async function run({ args: [url], ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
-  await setAndShow(ctx, url);
-  return 0;
+export default async function handler({ args: [url], ctx }: Input): Promise<Result> {
+  return setAndShow(ctx, url);
 }

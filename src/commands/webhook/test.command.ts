@@ -9,6 +9,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl webhook test', 'proxyctl webhook test --json | jq .status'],
   load: async () => (await import('./test.js')).default,
 });

@@ -2,15 +2,16 @@
 // server's description, default POST /webhook/test → 202 + delivery record), then follow that
 // delivery in the log until its first attempt has an outcome.
 import type { Input } from './test.command.js';
+import { emit, finished, show, type Result } from '../action.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
 import { resolveOperation } from '../../api/operations.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { assertFormats, printObject, withSpinner } from '../../output/index.js';
+import { withSpinner } from '../../output/index.js';
 import type { TestDelivery } from '../../api/shapes.js';
-import { rememberedWebhook } from './remembered.js';
-import { deliveryColumns } from './views.js';
+import { rememberedWebhook } from './disabled-webhook.js';
+import { deliveryColumns } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 const POLL_MS = 500;
@@ -53,8 +54,8 @@ async function nowhereToSend(ctx: Context, api: ApiClient, err: ApiError): Promi
   );
 }
 
-export default async function run({ flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
+// The delivery is printed before what it means (acknowledged, failed, not yet tried), as a terminal reads them.
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const waitMs = parseWait(flags.wait);
   const api = await ctx.api();
   const op = await resolveOperation(api, 'webhookTest');
@@ -65,7 +66,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   if (delivery && typeof delivery.id === 'string' && waitMs > 0) {
     delivery = await withSpinner(ctx, 'Waiting for the test delivery…', () => awaitOutcome(ctx, api, delivery, waitMs));
   }
-  await printObject(ctx, delivery, { columns: deliveryColumns });
+  await emit(ctx, show(delivery, { columns: deliveryColumns }));
   if (delivery?.status === 'DELIVERED') ctx.notice('The receiver acknowledged the test event.');
   else if (delivery?.status === 'FAILED' || (delivery?.attempts ?? 0) > 0) {
     ctx.warn(
@@ -74,5 +75,5 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
   } else {
     ctx.notice('Not attempted yet; watch it with: proxyctl webhook log --follow');
   }
-  return 0;
+  return finished(ctx);
 }

@@ -12,6 +12,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: [
     'proxyctl webhook verify --secret "$SECRET" --signature \'sha256=4f…\' --payload-file body.json',
     'printf \'%s\' "$BODY" | proxyctl webhook verify --secret "$OLD" --secret "$NEW" --signature "$SIG"',

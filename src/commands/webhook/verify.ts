@@ -3,9 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Input } from './verify.command.js';
+import { show, showText, type Result } from '../action.js';
 import type { Context } from '../../context/index.js';
 import { SignatureError, UsageError } from '../../errors.js';
-import { assertFormats } from '../../output/index.js';
 import { matchSignature, parseSignatureArg } from '../../webhooks/signature.js';
 
 type VerifyFlags = Input['flags'];
@@ -47,8 +47,7 @@ export async function readPayload(ctx: Context, file: string | undefined): Promi
   }
 }
 
-export default async function run({ flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const opts = parseVerifyFlags(flags, ctx);
   const body = await readPayload(ctx, opts.payloadFile);
   const index = matchSignature(body, opts.digest, opts.secrets);
@@ -67,11 +66,7 @@ export default async function run({ flags, ctx }: Input): Promise<number> {
       `signature does not match the payload (${body.length} bytes) with ${opts.secrets.length === 1 ? 'the secret given' : `any of the ${opts.secrets.length} secrets given`}`,
     );
   }
-  const result = { valid: true, secretIndex: index, bytes: body.length };
-  if (ctx.globals.output === 'json' || ctx.globals.output === 'jsonl') {
-    ctx.io.stdout.write(`${JSON.stringify(result, null, ctx.globals.output === 'json' ? 2 : undefined)}\n`);
-  } else {
-    ctx.io.stdout.write(`valid${opts.secrets.length > 1 ? ` (secret #${index + 1})` : ''}\n`);
-  }
-  return 0;
+  // JSON for scripts; otherwise one word, in a table's place and piped alike (the exit code is the answer).
+  if (ctx.globals.output === 'json' || ctx.globals.output === 'jsonl') return show({ valid: true, secretIndex: index, bytes: body.length });
+  return showText(`valid${opts.secrets.length > 1 ? ` (secret #${index + 1})` : ''}`);
 }

@@ -1,5 +1,5 @@
-// Table views shared by the webhook commands. JSON output never goes through these: it is the
-// API's objects as they came.
+// The columns (tables) and fields (csv) shared by the webhook commands. JSON output never goes
+// through these: it is the API's objects as they came.
 import type { Column, Paint } from '../../output/index.js';
 import { cell } from '../../output/index.js';
 import type { TestDelivery } from '../../api/shapes.js';
