@@ -161,7 +161,8 @@ export function entryFromEvent(ledger: Ledger, payload: unknown): LedgerEntry | 
   const ref = typeof d.proxyRef === 'string' ? d.proxyRef : undefined;
   const price = typeof d.pricePaid === 'number' && Number.isFinite(d.pricePaid) ? d.pricePaid : undefined;
   if (!ref || price === undefined) return undefined;
-  const at = typeof p.occurredAt === 'string' && Number.isFinite(Date.parse(p.occurredAt)) ? new Date(p.occurredAt).toISOString() : undefined;
+  const at =
+    typeof p.occurredAt === 'string' && Number.isFinite(Date.parse(p.occurredAt)) ? new Date(p.occurredAt).toISOString() : undefined;
   const period = typeof d.period === 'string' ? d.period : undefined;
   const poolId = typeof d.poolId === 'string' ? d.poolId : undefined;
   if (p.event === 'unit.created') return createEntry(ledger, { ref, poolId, period, priceUsd: price, at });
