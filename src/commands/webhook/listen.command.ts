@@ -15,7 +15,11 @@ const command = () =>
       '--exec <cmd>',
       'run CMD (through the shell) once per new delivery, after answering: payload on stdin, PROXYCTL_EVENT, PROXYCTL_PROXY_REF, PROXYCTL_DELIVERY_ID (as webhook log shows it), PROXYCTL_ATTEMPT_ID, PROXYCTL_TEST=1 for a test delivery; 4 at a time',
     )
-    .option('--on <event>', 'with --exec: only for this event (repeatable), e.g. unit.down', collect);
+    .option('--on <event>', 'with --exec: only for this event (repeatable), e.g. unit.down', collect)
+    .option(
+      '--ledger',
+      "enter the debits of verified unit.created and unit.extended deliveries in the account's ledger (proxyctl spend), each once",
+    );
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
@@ -26,6 +30,7 @@ export default defineCommand({
     'proxyctl webhook listen --port 0 --forward-to http://localhost:3000/hooks',
     'proxyctl webhook listen -o jsonl --secret "$SECRET" | jq .event',
     `proxyctl webhook listen --on unit.down --exec 'proxyctl units swap "$PROXYCTL_PROXY_REF" --same-country --yes'`,
+    'proxyctl webhook listen --ledger   # count purchases made outside proxyctl too',
   ],
   load: async () => (await import('./listen.js')).default,
 });

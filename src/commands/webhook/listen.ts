@@ -14,6 +14,7 @@ import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
 import { fixedSecrets, givenSecrets, secretFromApi, type SecretSource } from '../../webhooks/secrets.js';
 import { inFlight } from '../../in-flight.js';
 import * as shapes from '../../api/shapes.js';
+import { enter, entryFromEvent, type Ledger } from '../../ledger/index.js';
 
 type ListenFlags = Input['flags'];
 
@@ -125,6 +126,36 @@ async function resolveSecrets(ctx: Context, flags: string[]): Promise<SecretSour
   return secretFromApi(ctx, { read: async () => (await api.get('/webhook', shapes.webhookConfig)).secret });
 }
 
+/**
+ * --ledger: enters the debit of each verified delivery that reports one (src/ledger's
+ * entryFromEvent), each debit once: ids already in the journal or seen here are not written again.
+ */
+async function startLedger(ctx: Context): Promise<{ add(r: ReceivedDelivery): void; written(): Promise<void> }> {
+  let ledger: Ledger;
+  try {
+    ledger = { ...(await ctx.ledger()), source: 'webhook' };
+  } catch (err) {
+    if (err instanceof AuthMissingError) {
+      throw new UsageError('webhook listen --ledger needs the account: the ledger is kept per account', {
+        hint: 'log in (proxyctl login, or PROXYCTL_BASE_URL and PROXYCTL_API_KEY), or leave out --ledger',
+      });
+    }
+    throw err;
+  }
+  const known = await ledger.journal.ids();
+  // One write at a time, in arrival order; stopping waits for the last.
+  let writes = Promise.resolve();
+  return {
+    add(r) {
+      const entry = r.test ? undefined : entryFromEvent(ledger, r.payload);
+      if (!entry || known.has(entry.id)) return;
+      known.add(entry.id);
+      writes = writes.then(() => enter(ledger, [entry]));
+    },
+    written: () => writes,
+  };
+}
+
 export function describeRecord(r: ReceiverRecord, paint: ReturnType<typeof paintFor>): string {
   const time = paint.dim(r.receivedAt.slice(11, 19));
   if (r.type === 'rejected') {
@@ -151,6 +182,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   let received = 0;
   let rejected = 0;
   const exec = await startExec(ctx, opts.exec);
+  const toLedger = flags.ledger ? await startLedger(ctx) : undefined;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -161,8 +193,10 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
       forwardTo: opts.forwardTo,
       now: () => ctx.now(),
       onRecord: (r) => {
-        if (r.type === 'delivery') received += 1;
-        else rejected += 1;
+        if (r.type === 'delivery') {
+          received += 1;
+          toLedger?.add(r);
+        } else rejected += 1;
         // Text is written before emit's first await, so lines keep the order deliveries arrived in.
         void emit(ctx, showText(jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)));
       },
@@ -190,6 +224,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   if (opts.forwardTo) ctx.notice(`Relaying valid deliveries to ${opts.forwardTo}`);
   if (opts.exec)
     ctx.notice(escapeControl(`Running for ${opts.exec.on.length ? opts.exec.on.join(', ') : 'every event'}: ${opts.exec.command}`));
+  if (toLedger) ctx.notice('Entering the debits of unit.created and unit.extended deliveries in the ledger (proxyctl spend).');
   ctx.notice('Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
@@ -204,6 +239,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const stopping = exec?.runner.stop();
   await receiver.close();
   await stopping;
+  await toLedger?.written();
   ctx.notice(`Stopped: ${received} deliver${received === 1 ? 'y' : 'ies'} received, ${rejected} rejected.`);
   return 0;
 }
