@@ -1,11 +1,11 @@
 // `units extend REF... --period P`: the whole batch priced against the balance first, then each
 // unit extended at most once (src/units/extend-safely.ts decides after ambiguous failures).
-import { finished } from '../action.js';
+import { emit, finished, show, type Result } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, escapeControl, printObject } from '../../output/index.js';
+import { escapeControl } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
-import { printOutcomes, runBulk, settleBulk, UpstreamBreaker } from '../../units/bulk.js';
+import { runBulk, settleBulk, UpstreamBreaker } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
 import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, quoteExtension } from '../../units/quote.js';
@@ -16,6 +16,7 @@ import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
 import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
+import { emitOutcomes } from './outcomes.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 
 export interface ExtendOptions {
@@ -46,13 +47,13 @@ const view = {
   fields: ['proxyRef', 'expiresAt', 'extended'],
 };
 
-export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
+export async function extendUnits(opts: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const q = await quoteExtension(api, opts.period, opts.refs.length, opts.prices);
   const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
     const row = { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 };
-    await printObject(ctx, row, quoteView(row));
+    await emit(ctx, show(row, quoteView(row)));
     assertWithinMaxSpend(q, opts.maxSpend, what);
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was extended`);
@@ -75,7 +76,7 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
       }),
     ),
   );
-  await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
+  await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
   // After Ctrl-C: the units not started, as named refs with the same period (a selection's rest
   // is no longer a selection), so the printed command extends exactly those.
@@ -117,15 +118,14 @@ function poolStop(pools: ReadonlyMap<string, string> | undefined) {
   };
 }
 
-export default async function handler({ args: [raw], flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   if (flags.expiringWithin !== undefined) {
     if (raw.length > 0)
       throw new UsageError('give unit references or --expiring-within, not both', {
         hint: 'proxyctl units extend --expiring-within 24 --period 7d (every active unit expiring within 24 h)',
       });
     const batch = await (await import('./renew.js')).selectRenewal(flags, ctx);
-    if (batch) await run(batch, ctx);
+    if (batch) await extendUnits(batch, ctx);
     return finished(ctx);
   }
   const selecting = flags.pool !== undefined ? '--pool' : flags.descriptionContains !== undefined ? '--description-contains' : undefined;
@@ -144,7 +144,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     );
   const dryRun = flags.dryRun === true;
   if (flags.period !== undefined) {
-    await run({ refs, period: parsePeriod(flags.period), dryRun, maxSpend }, ctx);
+    await extendUnits({ refs, period: parsePeriod(flags.period), dryRun, maxSpend }, ctx);
     return finished(ctx);
   }
   // No --period: chosen in a terminal from the prices (then confirmed), else exit 2 naming it.
@@ -157,6 +157,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const { prices } = await api.get('/prices', shapes.prices);
   const which = refs.length > 3 ? `${refs.length} units` : refs.join(', ');
   const period = await select({ message: escapeControl(`Extend ${which} by`), choices: periodChoices(prices, refs.length > 1) });
-  await run({ refs, period, dryRun, confirm, prices, maxSpend }, ctx);
+  await extendUnits({ refs, period, dryRun, confirm, prices, maxSpend }, ctx);
   return finished(ctx);
 }

@@ -5,11 +5,12 @@
 // --max-spend (exit 2) and the balance (exit 6) checked before any extend request, asked on a
 // terminal (--yes elsewhere, refused before any request), then each unit extended at most once.
 // This module chooses the batch; extend.ts runs it.
+import { emit, showList } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import type { Prompter } from '../../context/prompt.js';
 import { UsageError } from '../../errors.js';
-import { escapeControl, printList } from '../../output/index.js';
+import { escapeControl } from '../../output/index.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { parseUsd } from '../../units/quote.js';
 import { descriptionMatcher, expiringWithin } from '../../units/select.js';
@@ -45,7 +46,7 @@ function someRefs(refs: string[]): string {
 }
 
 /**
- * The batch to extend (extend.ts's `run` options), or undefined when nothing matched (said on
+ * The batch to extend (extend.ts's `extendUnits` options), or undefined when nothing matched (said on
  * stderr, an empty list on stdout for scripts).
  */
 export async function selectRenewal(flags: Flags, ctx: Context) {
@@ -85,11 +86,14 @@ export async function selectRenewal(flags: Flags, ctx: Context) {
   const selection = describeSelection(units.size, hours, poolId, text);
   if (units.size === 0) {
     // Nothing to renew is not an error: nothing is charged, and a script sees an empty list.
-    await printList(ctx, [], {
-      empty: escapeControl(
-        `No active units expire within ${hours} h${poolId ? ` in pool ${poolId}` : ''}${text !== undefined ? ` with "${text}" in their description` : ''}; nothing was extended.`,
-      ),
-    });
+    await emit(
+      ctx,
+      showList([], {
+        empty: escapeControl(
+          `No active units expire within ${hours} h${poolId ? ` in pool ${poolId}` : ''}${text !== undefined ? ` with "${text}" in their description` : ''}; nothing was extended.`,
+        ),
+      }),
+    );
     // A pool the catalogue does not hold is a typo worth a warning, as in `units list --pool`.
     const miss = poolId ? await poolMiss(api, poolId) : undefined;
     if (miss) ctx.warn(miss.message);
