@@ -5,9 +5,10 @@ import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { escapeControl } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
-import { runBulk, settleBulk, UpstreamBreaker } from '../../units/bulk.js';
+import { runBulk, settleBulk } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
+import { stopFailingPools } from '../../units/pool-stop.js';
 import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, quoteExtension } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
 import { quoteView } from '../../units/view.js';
@@ -17,7 +18,7 @@ import type { Prompter } from '../../context/prompt.js';
 import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 import { emitOutcomes } from './outcomes.js';
-import { ApiError, NetworkError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 
 export interface ExtendOptions {
   refs: string[];
@@ -33,7 +34,7 @@ export interface ExtendOptions {
   what?: string | undefined;
   /** A selection: the results are always a list, even of one unit. */
   list?: boolean | undefined;
-  /** Each unit's pool, when known: a pool failing upstream stops its remaining units (see poolStop). */
+  /** Each unit's pool, when known: a pool failing upstream stops its remaining units (src/units/pool-stop.ts). */
   pools?: ReadonlyMap<string, string> | undefined;
 }
 
@@ -65,9 +66,9 @@ export async function extendUnits(opts: ExtendOptions, ctx: Context): Promise<vo
     printQuote(ctx, q, what);
     await confirmCharge(opts.confirm, 'extend', q);
   } else if (opts.what) ctx.notice(describeQuote(q, what));
-  const stop = poolStop(opts.pools);
+  const extendOne = stopFailingPools(opts.pools);
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
-    stop(ref, () =>
+    extendOne(ref, () =>
       extendSafely(api, {
         ref,
         period: opts.period,
@@ -81,41 +82,6 @@ export async function extendUnits(opts: ExtendOptions, ctx: Context): Promise<vo
   // After Ctrl-C: the units not started, as named refs with the same period (a selection's rest
   // is no longer a selection), so the printed command extends exactly those.
   settleBulk(ctx, report, 'extended', undefined, (rest) => rerunCommand(ctx, ['units', 'extend', ...rest, '--period', opts.period]));
-}
-
-/**
- * As `units create` stops on a failing pool: per pool (when each unit's pool is known), after 3
- * extensions in a row failed with a refunded 503, the pool's remaining units are not tried; each
- * fails at once, nothing charged, and the other pools go on.
- */
-function poolStop(pools: ReadonlyMap<string, string> | undefined) {
-  const breakers = new Map<string, UpstreamBreaker>();
-  return async (ref: string, extend: () => Promise<ExtendResult>): Promise<ExtendResult> => {
-    const pool = pools?.get(ref);
-    if (pool === undefined) return extend();
-    const breaker = breakers.get(pool) ?? new UpstreamBreaker();
-    breakers.set(pool, breaker);
-    if (breaker.signal.aborted)
-      throw new ApiError(
-        {
-          status: 503,
-          code: 'pool_failing_upstream',
-          message: `${ref} was not tried: pool ${pool} is failing upstream (${breaker.refunded} refunded 503s); nothing charged`,
-        },
-        'extend it later, or swap it to another pool first (proxyctl units swap)',
-      );
-    try {
-      const done = await extend();
-      breaker.record(true);
-      return done;
-    } catch (err) {
-      // extendSafely reports a refunded 503 as "not extended" (expiry read back unchanged), with the
-      // API's answer as its cause; "could not tell" (extend_unknown) is not a refund and not counted.
-      const refunded = err instanceof NetworkError && err.code !== 'extend_unknown' && err.cause instanceof ApiError;
-      breaker.record(false, refunded ? err.cause : err);
-      throw err;
-    }
-  };
 }
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
