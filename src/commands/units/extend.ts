@@ -90,7 +90,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
       throw new UsageError('give unit references or --expiring-within, not both', {
         hint: 'proxyctl units extend --expiring-within 24 --period 7d (every active unit expiring within 24 h)',
       });
-    const batch = await (await import('./renew.js')).selectRenewal(flags, ctx);
+    const batch = await (await import('./expiring-selection.js')).selectExpiring(flags, ctx);
     if (batch) await extendUnits(batch, ctx);
     return finished(ctx);
   }
