@@ -12,7 +12,6 @@ import {
   notAppliedObject,
   type ItemOutcome,
 } from '../errors.js';
-import { printList, printObject, type View } from '../output/index.js';
 import { printBulkSummary, type ProgressEvent } from '../output/progress.js';
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -148,33 +147,6 @@ export function settleBulk(
   // Nothing succeeded: not a partial failure; the (first) failure's own exit code says what went wrong.
   if (ok.length === 0) throw failed[0]!.error;
   throw new PartialFailureError(`${ok.length} of ${report.total} ${verb}, ${failed.length} failed`, itemOutcomes(report));
-}
-
-/**
- * Prints what was done: one item as the object itself; several as a list. JSON gets one entry per
- * attempted item (failures as `failureRow`), other formats only what succeeded.
- */
-export async function printOutcomes<R>(
-  ctx: Context,
-  report: BulkReport<R>,
-  views: { one: View<R>; many: View<R> },
-  failureRow: (o: Outcome<R> & { ok: false }) => Record<string, unknown>,
-  /** Always a list, even of one item (a batch chosen by a selection, not named one by one). */
-  list = false,
-): Promise<void> {
-  if (report.total === 1 && !list) {
-    const only = report.outcomes[0];
-    if (only?.ok) await printObject(ctx, only.value, views.one);
-    return;
-  }
-  if (report.outcomes.length === 0) return;
-  const json = ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
-  const rows = json
-    ? report.outcomes.map((o) => (o.ok ? o.value : { ...failureRow(o), error: errorSummary(o.error) }))
-    : report.outcomes.flatMap((o) => (o.ok ? [o.value] : []));
-  // Every item failed: the summary on stderr says so; an empty list would add "No units found.".
-  if (rows.length === 0) return;
-  await printList(ctx, rows as R[], views.many);
 }
 
 /**

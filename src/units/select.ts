@@ -1,6 +1,9 @@
 // Choosing units on the client side, after paging: the API filters by status, pool and expiry,
 // but not by description, so a customer tag kept in `description` is matched here (any case).
+// The selection of `units extend --expiring-within` is made of these rules; the command asks
+// and lists (src/commands/units/expiring-selection.ts).
 import type { Unit } from './types.js';
+import { MAX_PAGE_SIZE } from './validate.js';
 
 /** True for a unit whose description contains `text`, ignoring case; every unit when `text` is undefined. */
 export function descriptionMatcher(text: string | undefined): (u: Unit) => boolean {
@@ -23,4 +26,59 @@ export function expiringWithin(hours: number, now: number): (u: Unit) => boolean
     const left = secondsLeft(u, now);
     return left !== undefined && left > 0 && left <= hours * 3600;
   };
+}
+
+/** What `units extend --expiring-within` selects: active units expiring within `hours`, narrowed by pool and description. */
+export interface ExpiringCriteria {
+  hours: number;
+  poolId?: string | undefined;
+  /** --description-contains */
+  text?: string | undefined;
+}
+
+/** The list query that asks the server for the selection (it filters by status, pool and expiry). */
+export function expiringQuery(c: ExpiringCriteria) {
+  return { status: 'ACTIVE', poolId: c.poolId, expiringWithinHours: c.hours, pageSize: MAX_PAGE_SIZE };
+}
+
+/**
+ * The selection, ref → unit, from every listed unit: the server's expiry filter checked again at
+ * `now`, then the description. A unit listed twice (the list moved between pages) is kept once,
+ * so it is extended once.
+ */
+export async function collectExpiring(units: AsyncIterable<Unit>, c: ExpiringCriteria, now: number): Promise<Map<string, Unit>> {
+  const due = expiringWithin(c.hours, now);
+  const matches = descriptionMatcher(c.text);
+  const selected = new Map<string, Unit>();
+  for await (const u of units) {
+    if (due(u) && matches(u) && !selected.has(u.proxyRef)) selected.set(u.proxyRef, u);
+  }
+  return selected;
+}
+
+/** "3 units expiring within 24 h in pool US-12 whose description contains "acme" (PRX-1, PRX-2, PRX-3)" */
+export function describeSelection(refs: readonly string[], c: ExpiringCriteria): string {
+  const units = refs.length === 1 ? '1 unit' : `${refs.length} units`;
+  const pool = c.poolId ? ` in pool ${c.poolId}` : '';
+  const tag = c.text !== undefined ? ` whose description contains "${c.text}"` : '';
+  return `${units} expiring within ${c.hours} h${pool}${tag} (${someRefs(refs)})`;
+}
+
+/** An empty selection, said instead of a list. */
+export function nothingExpiring(c: ExpiringCriteria): string {
+  const pool = c.poolId ? ` in pool ${c.poolId}` : '';
+  const tag = c.text !== undefined ? ` with "${c.text}" in their description` : '';
+  return `No active units expire within ${c.hours} h${pool}${tag}; nothing was extended.`;
+}
+
+/** ref → poolId of each selected unit that names its pool (for the per-pool stop, src/units/pool-stop.ts). */
+export function poolsByRef(units: ReadonlyMap<string, Unit>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [ref, u] of units) if (typeof u.poolId === 'string') out.set(ref, u.poolId);
+  return out;
+}
+
+/** "PRX-1, PRX-2, PRX-3 and 7 more" */
+function someRefs(refs: readonly string[]): string {
+  return refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
 }

@@ -15,6 +15,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv', 'conn'],
   examples: [
     'proxyctl units change-protocol PRX-123 --protocol http',
     'proxyctl units change-protocol PRX-123 --protocol inject --allow-ip 203.0.113.7',

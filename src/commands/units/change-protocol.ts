@@ -3,7 +3,7 @@ import { show, type Result } from '../action.js';
 import type { Input } from './change-protocol.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, escapeControl } from '../../output/index.js';
+import { escapeControl } from '../../output/index.js';
 import type { Unit } from '../../units/types.js';
 import {
   checkAllowIpsFor,
@@ -36,7 +36,7 @@ export function parseChangeProtocol(f: Flags): ChangeProtocolBody {
   return { newProtocol, ...(allowedIps ? { allowedIps } : {}), ...(credentials ? { credentials } : {}) };
 }
 
-export async function run(ref: string, body: ChangeProtocolBody, ctx: Context): Promise<Unit> {
+export async function changeProtocol(ref: string, body: ChangeProtocolBody, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
   const res = await api.request('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, shapes.unit, {
     body,
@@ -84,9 +84,8 @@ async function askMissing(ref: string, f: Flags, ctx: Context): Promise<Flags> {
 }
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const view = withConnFormat(ctx, changedUnitView(unitDetailView), flags.connFormat);
   const ref = parseRef(raw);
   const body = parseChangeProtocol(ctx.canPrompt ? await askMissing(ref, flags, ctx) : flags);
-  return show(await run(ref, body, ctx), view);
+  return show(await changeProtocol(ref, body, ctx), view);
 }

@@ -17,6 +17,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: [
     'proxyctl units check --all',
     'proxyctl units check PRX-1 PRX-2 --target https://example.com/ --timeout 5',

@@ -4,10 +4,11 @@
 // bounded concurrency and a progress bar, and the results print as a table or for scripts.
 // Exit 0 when every check passed, 10 when any failed, 130 after Ctrl-C (what finished is printed).
 import { readFile } from 'node:fs/promises';
+import { emit, showList, type Result } from '../action.js';
 import type { Input } from './check.command.js';
 import type { Context } from '../../context/index.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { assertFormats, printList, type View } from '../../output/index.js';
+import type { View } from '../../output/index.js';
 import { printCheckSummary, progressRenderer } from '../../output/progress.js';
 import { runBulk } from '../../units/bulk.js';
 import {
@@ -86,13 +87,12 @@ function checkTimeoutMs(input: Input): number {
   return raw === undefined ? DEFAULT_CHECK_TIMEOUT_MS : input.ctx.globals.timeoutMs;
 }
 
-export default async function handler(input: Input): Promise<number> {
+export default async function handler(input: Input): Promise<Result> {
   const {
     args: [refs],
     flags,
     ctx,
   } = input;
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const concurrency = parseInteger(flags.concurrency, '--concurrency', 1, MAX_CONCURRENCY);
   const timeoutMs = checkTimeoutMs(input);
   const source = await readSource(refs, flags);
@@ -142,7 +142,7 @@ export default async function handler(input: Input): Promise<number> {
     if (o.error instanceof CheckFailed) return o.error.result;
     throw o.error;
   });
-  await printList(ctx, results, checkView);
+  await emit(ctx, showList(results, checkView));
   await remember(ctx, {
     add: { units: results.filter((r) => r.ref !== null && r.error !== 'not_found').map((r) => r.ref) },
     remove: { units: results.filter((r) => r.error === 'not_found').map((r) => r.ref) },

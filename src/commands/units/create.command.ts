@@ -20,6 +20,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv', 'conn'],
   examples: [
     'proxyctl units create --pool US-12 --period 7d',
     'proxyctl units create --pool US-12 --period 30d --count 50 --idempotency-key "$(uuidgen)" -o conn',

@@ -1,13 +1,13 @@
 // `units create`: price check against the balance first, then each unit bought with its own
 // derived idempotency key (src/units/idempotency.ts), several at a time, never twice.
-import { finished } from '../action.js';
+import { emit, finished, show, type Result } from '../action.js';
 import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
-import { assertFormats, printObject, type View } from '../../output/index.js';
+import type { View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
 import { printCharge, printKeep, progressRenderer } from '../../output/progress.js';
-import { itemOutcomes, printOutcomes, settleBulk, type BulkReport } from '../../units/bulk.js';
+import { itemOutcomes, settleBulk, type BulkReport } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { createBatch } from '../../units/create-safely.js';
 import { isComplete, parseCreateFlags, type CreateInput } from '../../units/create-input.js';
@@ -17,6 +17,7 @@ import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from
 import type { CreateBody, Unit } from '../../units/types.js';
 import { changedUnitView, quoteView, unitDetailView, unitView } from '../../units/view.js';
 import { remember } from '../completion/remember.js';
+import { emitOutcomes } from './outcomes.js';
 
 /** How a purchase prints: one unit in detail, several as a list (with --conn-format's lines). */
 interface Views {
@@ -25,7 +26,7 @@ interface Views {
 }
 
 /** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
-export async function run(opts: CreateInput, ctx: Context, views: Views, plan?: PurchasePlan): Promise<void> {
+export async function createUnits(opts: CreateInput, ctx: Context, views: Views, plan?: PurchasePlan): Promise<void> {
   const api = await ctx.api();
   // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
   // rest has to be affordable.
@@ -42,7 +43,7 @@ export async function run(opts: CreateInput, ctx: Context, views: Views, plan?: 
       ...q,
       affordable: q.balanceAfter >= 0,
     };
-    await printObject(ctx, row, quoteView(row));
+    await emit(ctx, show(row, quoteView(row)));
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was bought`);
     return;
@@ -68,7 +69,7 @@ export async function run(opts: CreateInput, ctx: Context, views: Views, plan?: 
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
   await remember(ctx, { add: { units: report.outcomes.flatMap((o) => (o.ok ? [o.value.proxyRef] : [])) } });
 
-  await printOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
+  await emitOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   if (replayed.size !== earlier)
     ctx.notice(`${replayed.size} of the ${opts.count} were bought earlier with this idempotency key: replayed, not charged again`);
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));
@@ -87,8 +88,7 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
   );
 }
 
-export default async function handler({ flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const parsed = parseCreateFlags(flags);
   const views = {
     one: withConnFormat(ctx, changedUnitView(unitDetailView), flags.connFormat),
@@ -99,7 +99,7 @@ export default async function handler({ flags, ctx }: Input): Promise<number> {
     throw new UsageError('--dry-run prints a quote, not units: -o conn is not available with it (use table, json or csv)');
   }
   if (isComplete(parsed)) {
-    await run(parsed, ctx, views);
+    await createUnits(parsed, ctx, views);
     return finished(ctx);
   }
   if (!ctx.canPrompt) {
@@ -110,6 +110,6 @@ export default async function handler({ flags, ctx }: Input): Promise<number> {
   // The guided flow answers with the same (validated) input and the same quote, confirmed.
   const { guidedCreate } = await import('./create-guided.js');
   const chosen = await guidedCreate(ctx, flags, parsed);
-  await run(chosen.input, ctx, views, chosen.plan);
+  await createUnits(chosen.input, ctx, views, chosen.plan);
   return finished(ctx);
 }

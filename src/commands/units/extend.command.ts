@@ -19,6 +19,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: [
     'proxyctl units extend PRX-123 --period 7d',
     'proxyctl units extend PRX-1 PRX-2 PRX-3 --period 30d --dry-run',

@@ -1,13 +1,14 @@
 // `units extend REF... --period P`: the whole batch priced against the balance first, then each
 // unit extended at most once (src/units/extend-safely.ts decides after ambiguous failures).
-import { finished } from '../action.js';
+import { emit, finished, show, type Result } from '../action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, escapeControl, printObject } from '../../output/index.js';
+import { escapeControl } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
-import { printOutcomes, runBulk, settleBulk, UpstreamBreaker } from '../../units/bulk.js';
+import { runBulk, settleBulk } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { extendSafely } from '../../units/extend-safely.js';
+import { stopFailingPools } from '../../units/pool-stop.js';
 import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, quoteExtension } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
 import { quoteView } from '../../units/view.js';
@@ -16,7 +17,8 @@ import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
 import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
-import { ApiError, NetworkError, UsageError } from '../../errors.js';
+import { emitOutcomes } from './outcomes.js';
+import { UsageError } from '../../errors.js';
 
 export interface ExtendOptions {
   refs: string[];
@@ -32,7 +34,7 @@ export interface ExtendOptions {
   what?: string | undefined;
   /** A selection: the results are always a list, even of one unit. */
   list?: boolean | undefined;
-  /** Each unit's pool, when known: a pool failing upstream stops its remaining units (see poolStop). */
+  /** Each unit's pool, when known: a pool failing upstream stops its remaining units (src/units/pool-stop.ts). */
   pools?: ReadonlyMap<string, string> | undefined;
 }
 
@@ -46,13 +48,13 @@ const view = {
   fields: ['proxyRef', 'expiresAt', 'extended'],
 };
 
-export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
+export async function extendUnits(opts: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const q = await quoteExtension(api, opts.period, opts.refs.length, opts.prices);
   const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
     const row = { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 };
-    await printObject(ctx, row, quoteView(row));
+    await emit(ctx, show(row, quoteView(row)));
     assertWithinMaxSpend(q, opts.maxSpend, what);
     assertAffordable(q, what);
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was extended`);
@@ -64,9 +66,9 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
     printQuote(ctx, q, what);
     await confirmCharge(opts.confirm, 'extend', q);
   } else if (opts.what) ctx.notice(describeQuote(q, what));
-  const stop = poolStop(opts.pools);
+  const extendOne = stopFailingPools(opts.pools);
   const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
-    stop(ref, () =>
+    extendOne(ref, () =>
       extendSafely(api, {
         ref,
         period: opts.period,
@@ -75,57 +77,21 @@ export async function run(opts: ExtendOptions, ctx: Context): Promise<void> {
       }),
     ),
   );
-  await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
+  await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
   printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
   // After Ctrl-C: the units not started, as named refs with the same period (a selection's rest
   // is no longer a selection), so the printed command extends exactly those.
   settleBulk(ctx, report, 'extended', undefined, (rest) => rerunCommand(ctx, ['units', 'extend', ...rest, '--period', opts.period]));
 }
 
-/**
- * As `units create` stops on a failing pool: per pool (when each unit's pool is known), after 3
- * extensions in a row failed with a refunded 503, the pool's remaining units are not tried; each
- * fails at once, nothing charged, and the other pools go on.
- */
-function poolStop(pools: ReadonlyMap<string, string> | undefined) {
-  const breakers = new Map<string, UpstreamBreaker>();
-  return async (ref: string, extend: () => Promise<ExtendResult>): Promise<ExtendResult> => {
-    const pool = pools?.get(ref);
-    if (pool === undefined) return extend();
-    const breaker = breakers.get(pool) ?? new UpstreamBreaker();
-    breakers.set(pool, breaker);
-    if (breaker.signal.aborted)
-      throw new ApiError(
-        {
-          status: 503,
-          code: 'pool_failing_upstream',
-          message: `${ref} was not tried: pool ${pool} is failing upstream (${breaker.refunded} refunded 503s); nothing charged`,
-        },
-        'extend it later, or swap it to another pool first (proxyctl units swap)',
-      );
-    try {
-      const done = await extend();
-      breaker.record(true);
-      return done;
-    } catch (err) {
-      // extendSafely reports a refunded 503 as "not extended" (expiry read back unchanged), with the
-      // API's answer as its cause; "could not tell" (extend_unknown) is not a refund and not counted.
-      const refunded = err instanceof NetworkError && err.code !== 'extend_unknown' && err.cause instanceof ApiError;
-      breaker.record(false, refunded ? err.cause : err);
-      throw err;
-    }
-  };
-}
-
-export default async function handler({ args: [raw], flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   if (flags.expiringWithin !== undefined) {
     if (raw.length > 0)
       throw new UsageError('give unit references or --expiring-within, not both', {
         hint: 'proxyctl units extend --expiring-within 24 --period 7d (every active unit expiring within 24 h)',
       });
-    const batch = await (await import('./renew.js')).selectRenewal(flags, ctx);
-    if (batch) await run(batch, ctx);
+    const batch = await (await import('./expiring-selection.js')).selectExpiring(flags, ctx);
+    if (batch) await extendUnits(batch, ctx);
     return finished(ctx);
   }
   const selecting = flags.pool !== undefined ? '--pool' : flags.descriptionContains !== undefined ? '--description-contains' : undefined;
@@ -144,7 +110,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     );
   const dryRun = flags.dryRun === true;
   if (flags.period !== undefined) {
-    await run({ refs, period: parsePeriod(flags.period), dryRun, maxSpend }, ctx);
+    await extendUnits({ refs, period: parsePeriod(flags.period), dryRun, maxSpend }, ctx);
     return finished(ctx);
   }
   // No --period: chosen in a terminal from the prices (then confirmed), else exit 2 naming it.
@@ -157,6 +123,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const { prices } = await api.get('/prices', shapes.prices);
   const which = refs.length > 3 ? `${refs.length} units` : refs.join(', ');
   const period = await select({ message: escapeControl(`Extend ${which} by`), choices: periodChoices(prices, refs.length > 1) });
-  await run({ refs, period, dryRun, confirm, prices, maxSpend }, ctx);
+  await extendUnits({ refs, period, dryRun, confirm, prices, maxSpend }, ctx);
   return finished(ctx);
 }

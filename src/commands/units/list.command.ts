@@ -22,6 +22,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv', 'conn'],
   examples: [
     'proxyctl units list -o conn > proxies.txt',
     'proxyctl units list --limit 10',

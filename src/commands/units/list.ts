@@ -1,10 +1,10 @@
 // `units list`: every unit, streamed page by page (so `-o conn > proxies.txt` exports all of them),
 // at most --limit of them, or the one page --page/--page-size ask for.
-import { finished } from '../action.js';
+import { emit, finished, showList, type Result } from '../action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/client.js';
-import { assertFormats, printList, type View } from '../../output/index.js';
+import type { View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
 import { descriptionMatcher } from '../../units/select.js';
 import type { Unit } from '../../units/types.js';
@@ -40,7 +40,7 @@ export function parseListFlags(f: Flags): ListOptions {
   return { query, limit: paging.limit, onePage: paging.onePage, descriptionContains: f.descriptionContains };
 }
 
-export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = unitView): Promise<void> {
+export async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit> = unitView): Promise<void> {
   const api = await ctx.api();
   const keep = descriptionMatcher(opts.descriptionContains);
   if (!opts.onePage) {
@@ -48,7 +48,7 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
     // Every page is read unless --limit stops early: then no page is asked for before it is wanted.
     const pages = api.pages('/units', shapes.unit, opts.query, { readAhead: opts.limit === undefined });
     const filter = opts.descriptionContains === undefined ? undefined : keep;
-    const count = await printList(ctx, { pages: noting(takePages(pages, opts.limit, filter), refs) }, view);
+    const count = await emit(ctx, showList({ pages: noting(takePages(pages, opts.limit, filter), refs) }, view));
     await remember(ctx, { add: { units: refs } });
     await sayPoolMiss(ctx, api, count, opts.query.poolId);
     return;
@@ -56,7 +56,7 @@ export async function run(opts: ListOptions, ctx: Context, view: View<Unit> = un
   const page = api.pages('/units', shapes.unit, opts.query);
   const first = await page.next();
   const items = first.done ? [] : first.value.items.filter(keep);
-  const count = await printList(ctx, opts.limit === undefined ? items : items.slice(0, opts.limit), view);
+  const count = await emit(ctx, showList(opts.limit === undefined ? items : items.slice(0, opts.limit), view));
   await remember(ctx, { add: { units: items.map((u) => u.proxyRef) } });
   await sayPoolMiss(ctx, api, count, opts.query.poolId);
   const p = first.done ? undefined : first.value.pagination;
@@ -80,9 +80,8 @@ async function sayPoolMiss(ctx: Context, api: ApiClient, count: number, poolId: 
   if (miss !== undefined) ctx.warn(miss.message);
 }
 
-export default async function handler({ flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const view = withConnFormat(ctx, unitView, flags.connFormat);
-  await run(parseListFlags(flags), ctx, view);
+  await listUnits(parseListFlags(flags), ctx, view);
   return finished(ctx);
 }

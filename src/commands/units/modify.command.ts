@@ -14,6 +14,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: [
     'proxyctl units modify PRX-123 --description "client A"',
     'proxyctl units modify PRX-123 --allow-ip 203.0.113.7 --allow-ip 203.0.113.8',

@@ -3,7 +3,6 @@ import { show, type Result } from '../action.js';
 import type { Input } from './modify.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats } from '../../output/index.js';
 import { applied, notModified, type ModifyRequest } from '../../units/not-applied.js';
 import { normaliseAllowIps, parseCredentials, parseRef } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
@@ -24,7 +23,7 @@ export function parseModify(f: Flags): ModifyBody {
   return body;
 }
 
-export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<shapes.Modified> {
+export async function modifyUnit(ref: string, body: ModifyBody, ctx: Context): Promise<shapes.Modified> {
   const api = await ctx.api();
   // A replacement of fields: sending it twice leaves the same unit, so reads' retries are fine.
   const res = await api.request('PATCH', `/units/${encodeURIComponent(ref)}`, shapes.modified, {
@@ -37,8 +36,7 @@ export async function run(ref: string, body: ModifyBody, ctx: Context): Promise<
 }
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
   const ref = parseRef(raw);
-  const result = await run(ref, parseModify(flags), ctx);
+  const result = await modifyUnit(ref, parseModify(flags), ctx);
   return show(result);
 }

@@ -10,6 +10,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: ['proxyctl units release PRX-123', 'proxyctl units release PRX-1 PRX-2 --yes'],
   load: async () => (await import('./release.js')).default,
 });

@@ -1,17 +1,17 @@
 // `units release REF...`: permanent and unrefunded, so it asks first on a terminal and needs
 // --yes anywhere else; the refusal happens before any request.
-import { finished } from '../action.js';
+import { finished, type Result } from '../action.js';
 import type { Input } from './release.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats } from '../../output/index.js';
 import { progressRenderer } from '../../output/progress.js';
-import { printOutcomes, runBulk, settleBulk } from '../../units/bulk.js';
+import { runBulk, settleBulk } from '../../units/bulk.js';
 import { applied, notRemoved } from '../../units/not-applied.js';
 import { parseRefs } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 import { remember } from '../completion/remember.js';
 import { rerunCommand } from './rerun.js';
+import { emitOutcomes } from './outcomes.js';
 
 type Removed = shapes.Removed;
 
@@ -41,7 +41,7 @@ export async function confirmRelease(refs: string[], ctx: Context): Promise<void
   );
 }
 
-export async function run(refs: string[], ctx: Context): Promise<void> {
+export async function releaseUnits(refs: string[], ctx: Context): Promise<void> {
   const api = await ctx.api();
   const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r, onEvent: progressRenderer(ctx) }, async (ref) => {
     const res = await api.request('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
@@ -49,7 +49,7 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
     if (!applied(res.data, 'removed')) throw await notRemoved(api, ref, res.data, res.requestId);
     return res.data;
   });
-  await printOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
+  await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
   await remember(ctx, { remove: { units: report.outcomes.flatMap((o) => (o.ok ? [o.label] : [])) } });
   // After Ctrl-C: the units not started. --yes is repeated only if it was given: a release confirmed
   // at the prompt is asked again.
@@ -58,10 +58,9 @@ export async function run(refs: string[], ctx: Context): Promise<void> {
   );
 }
 
-export default async function handler({ args: [raw], ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+export default async function handler({ args: [raw], ctx }: Input): Promise<Result> {
   const refs = parseRefs(raw);
   await confirmRelease(refs, ctx);
-  await run(refs, ctx);
+  await releaseUnits(refs, ctx);
   return finished(ctx);
 }

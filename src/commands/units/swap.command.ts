@@ -16,6 +16,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv', 'conn'],
   examples: [
     'proxyctl units swap PRX-123 --pool US-14',
     'proxyctl units swap PRX-123 --pool US-14 -o conn',

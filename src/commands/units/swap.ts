@@ -3,7 +3,7 @@ import { show, type Result } from '../action.js';
 import type { Input } from './swap.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, escapeControl, type View } from '../../output/index.js';
+import { escapeControl, type View } from '../../output/index.js';
 import { connFormatFor } from '../../output/conn.js';
 import type { Unit } from '../../units/types.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
@@ -14,7 +14,7 @@ import { askForMissing, poolChoice, poolWhere } from './ask.js';
 import { NotFoundError } from '../../errors.js';
 import { describeChoice, pickSameCountry } from '../../units/same-country.js';
 
-export async function run(ref: string, newPoolId: string, ctx: Context): Promise<Unit> {
+export async function swapUnit(ref: string, newPoolId: string, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
   // A second swap would move the unit again, so only a request that never left is retried.
   const res = await explainingMiss(
@@ -84,7 +84,6 @@ async function sameCountryPool(ref: string, ctx: Context): Promise<string> {
 }
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv', 'conn']);
   const conn = connFormatFor(ctx, flags.connFormat);
   const ref = parseRef(raw);
   if (flags.sameCountry && flags.pool !== undefined) throw new UsageError('--same-country picks the pool itself; leave out --pool');
@@ -94,6 +93,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
       ? await askPool(ref, ctx)
       : normalisePoolId(flags.pool);
   if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
-  const unit = await run(ref, pool, ctx);
+  const unit = await swapUnit(ref, pool, ctx);
   return show(unit, { ...viewOf(unit), ...(conn ? { conn } : {}) });
 }

@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: ['proxyctl units usage PRX-123', 'proxyctl units usage PRX-123 --json'],
   load: async () => (await import('./usage.js')).default,
 });

@@ -5,7 +5,7 @@ import { show, type Result } from '../action.js';
 import type { Input } from './usage.command.js';
 import type { Context } from '../../context/index.js';
 import { fillPath, resolveOperation } from '../../api/operations.js';
-import { assertFormats, bar, cell, outputMode, withExtraFieldNames, type Column } from '../../output/index.js';
+import { bar, cell, outputMode, withExtraFieldNames, type Column } from '../../output/index.js';
 import { parseRef } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
 
@@ -39,7 +39,7 @@ const USAGE_FIELDS = [
   'throttled',
 ];
 
-export async function run(ref: string, ctx: Context): Promise<Usage> {
+export async function readUsage(ref: string, ctx: Context): Promise<Usage> {
   const api = await ctx.api();
   const op = await resolveOperation(api, 'unitUsage');
   const res = await api.request(op.method, fillPath(op.path, { proxyRef: ref }), shapes.usage);
@@ -47,9 +47,8 @@ export async function run(ref: string, ctx: Context): Promise<Usage> {
 }
 
 export default async function handler({ args: [raw], ctx }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
   const ref = parseRef(raw);
-  const usage = await run(ref, ctx);
+  const usage = await readUsage(ref, ctx);
   const q = quotaFraction(usage);
   const columns: Column<Usage>[] = Object.keys(usage).map((k) => ({ header: k, value: (u: Usage) => u[k] }));
   if (q && (outputMode(ctx) === 'table' || outputMode(ctx) === 'tsv')) {
