@@ -103,6 +103,7 @@ export function checkQuote(
   checkPolicy(ledger?.policy, { amountUsd: q.amountUsd, period: q.period, countries });
 }
 
+/** What a run is about to charge, for underBudget. */
 export interface Spend {
   /** USD the run will charge for these refs (for purchases: the whole quote, whatever the refs). */
   cost: (refs: readonly string[]) => number;

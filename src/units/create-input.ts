@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { parseInteger } from '../globals.js';
 import type { CreateBody } from './types.js';
 import { normalisePoolId } from './catalogue-ids.js';
+import { isCustomerName, withCustomer } from '../ledger/index.js';
 import {
   checkAllowIpsFor,
   MAX_COUNT,
@@ -25,6 +26,8 @@ export interface CreateFlags {
   count?: string;
   idempotencyKey?: string;
   dryRun?: boolean;
+  description?: string;
+  customer?: string;
 }
 
 export interface CreateInput {
@@ -32,6 +35,8 @@ export interface CreateInput {
   count: number;
   baseKey: string | undefined;
   dryRun: boolean;
+  /** Written on each unit right after its purchase: --description, with --customer's tag. */
+  description: string | undefined;
 }
 
 /** Validated, but the pool and the period may still be missing (the guided flow asks for them). */
@@ -56,7 +61,16 @@ export function parseCreateFlags(f: CreateFlags): PartialCreateInput {
     count: parseInteger(f.count, '--count', 1, MAX_COUNT) ?? 1,
     baseKey: parseIdempotencyKey(f.idempotencyKey),
     dryRun: f.dryRun === true,
+    description: parseDescription(f.description, f.customer),
   };
+}
+
+/** The description a unit is given: --description's text, tagged `customer=NAME` by --customer. */
+export function parseDescription(text: string | undefined, customer: string | undefined): string | undefined {
+  if (customer !== undefined && !isCustomerName(customer)) {
+    throw new UsageError(`--customer must be 1 to 64 letters, digits, dots, dashes, underscores or @, got "${customer}"`);
+  }
+  return customer !== undefined ? withCustomer(text, customer) : text;
 }
 
 export function isComplete(input: PartialCreateInput): input is CreateInput {

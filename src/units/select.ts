@@ -79,6 +79,6 @@ export function poolsByRef(units: ReadonlyMap<string, Unit>): Map<string, string
 }
 
 /** "PRX-1, PRX-2, PRX-3 and 7 more" */
-function someRefs(refs: readonly string[]): string {
+export function someRefs(refs: readonly string[]): string {
   return refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
 }

@@ -1,5 +1,5 @@
 // How units look in tables and as connection strings (-o conn).
-import { cell, connString, endedText, humanDuration, money, relativeTime, type Column, type View } from '../output/index.js';
+import { cell, connString, endedText, humanDuration, money, relativeTime, type Column, type Paint, type View } from '../output/index.js';
 import type { Unit } from './types.js';
 import { secondsLeft } from './select.js';
 
@@ -108,6 +108,9 @@ export interface QuoteRow {
   balanceUsd: number;
   balanceAfter: number;
   affordable: boolean;
+  /** Only when the profile has a budget or policy: whether this fits it, and what it says. */
+  withinBudget?: boolean;
+  budget?: string;
   [k: string]: unknown;
 }
 
@@ -138,6 +141,15 @@ export function quoteView(q: QuoteRow): View<QuoteRow> {
         value: (r) => (r.affordable ? 'yes' : 'no'),
         format: (r, p) => (r.affordable ? p.green('yes') : p.red('no')),
       },
+      ...(q.budget === undefined
+        ? []
+        : [
+            {
+              header: 'budget',
+              value: (r: QuoteRow) => r.budget,
+              format: (r: QuoteRow, p: Paint) => (r.withinBudget ? p.green(String(r.budget)) : p.red(String(r.budget))),
+            },
+          ]),
     ],
   };
 }

@@ -86,6 +86,6 @@ async function priceOf(ctx: Context, op: Charging, body: unknown): Promise<{ q: 
   const api = await ctx.api();
   if (op.kind === 'extend') return { q: await quoteExtension(api, period, 1), what: `extending ${op.ref} by ${period}` };
   if (typeof poolId !== 'string') return undefined;
-  const plan = await planPurchase(api, { body: { poolId, period }, count: 1, baseKey: undefined, dryRun: false });
+  const plan = await planPurchase(api, { body: { poolId, period }, count: 1, baseKey: undefined, dryRun: false, description: undefined });
   return { q: plan.quote, what: `1 × ${period} unit in ${poolId}` };
 }

@@ -14,7 +14,12 @@ const command = () =>
     .addOption(allowIp('the client IP allowed to use an http_noauth unit (exactly one)'))
     .option('--count <n>', 'how many units to buy, 1 to 500 (default 1)')
     .option('--idempotency-key <uuid>', 'base key: re-running with the same key within 24 h resumes instead of buying again')
-    .addOption(dryRun('print the price and the balance afterwards; buy nothing'))
+    .option('--description <text>', 'free text written on each unit right after it is bought (as units modify --description)')
+    .option(
+      '--customer <name>',
+      'tag each unit for this customer (customer=NAME in its description): units list --customer, spend --by customer',
+    )
+    .addOption(dryRun('print the price, the balance afterwards and the budget verdict; buy nothing'))
     .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
@@ -25,6 +30,7 @@ export default defineCommand({
     'proxyctl units create --pool US-12 --period 7d',
     'proxyctl units create --pool US-12 --period 30d --count 50 --idempotency-key "$(uuidgen)" -o conn',
     'proxyctl units create --pool DE-3 --period 24h --protocol inject --allow-ip 203.0.113.7 --dry-run',
+    'proxyctl units create --pool US-12 --period 30d --count 5 --customer acme',
   ],
   load: async () => (await import('./create.js')).default,
 });

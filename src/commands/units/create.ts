@@ -18,6 +18,8 @@ import type { CreateBody, Unit } from '../../units/types.js';
 import { changedUnitView, quoteView, unitDetailView, unitView } from '../../units/view.js';
 import { remember } from '../completion/remember.js';
 import { emitOutcomes } from './outcomes.js';
+import { budgetVerdict } from './budget-verdict.js';
+import { noteBalance, underBudget } from '../../ledger/index.js';
 
 /** How a purchase prints: one unit in detail, several as a list (with --conn-format's lines). */
 interface Views {
@@ -32,9 +34,13 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   // rest has to be affordable.
   plan ??= await planPurchase(api, opts);
   const { earlier, toBuy, quote: q } = plan;
+  const ledger = await ctx.ledger();
+  await noteBalance(ledger, q.balanceUsd);
+  const spend = { cost: () => q.total, period: opts.body.period, poolIds: [opts.body.poolId] };
   if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
   const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
   if (opts.dryRun) {
+    const budget = await budgetVerdict(ledger, spend);
     const row = {
       dryRun: true,
       poolId: opts.body.poolId,
@@ -42,9 +48,11 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
       protocol: opts.body.protocol ?? 'socks5',
       ...q,
       affordable: q.balanceAfter >= 0,
+      ...(budget ? { withinBudget: budget.ok, budget: budget.text } : {}),
     };
     await emit(ctx, show(row, quoteView(row)));
     assertAffordable(q, what);
+    if (budget?.error) throw budget.error;
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was bought`);
     return;
   }
@@ -57,14 +65,19 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
       `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
     );
 
-  const { report, keys, replayed, breaker } = await createBatch(api, opts.body as CreateBody, {
-    count: opts.count,
-    baseKey,
-    signal: ctx.signal,
-    describe: (u) => (u as Unit).proxyRef,
-    onEvent: progressRenderer(ctx),
-    onBought: (ref) => inFlight.bought(ref, baseKey),
-  });
+  const { report, keys, replayed, breaker, untagged } = await underBudget(ledger, spend, (_refs, held) =>
+    createBatch(api, opts.body as CreateBody, {
+      count: opts.count,
+      baseKey,
+      signal: ctx.signal,
+      describe: (u) => (u as Unit).proxyRef,
+      onEvent: progressRenderer(ctx),
+      onBought: (ref) => inFlight.bought(ref, baseKey),
+      description: opts.description,
+      ledger: held,
+      priceUsd: q.unitPrice,
+    }),
+  );
   // Label successes with their new ref in the summary.
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
   await remember(ctx, { add: { units: report.outcomes.flatMap((o) => (o.ok ? [o.value.proxyRef] : [])) } });
@@ -72,7 +85,19 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   await emitOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   if (replayed.size !== earlier)
     ctx.notice(`${replayed.size} of the ${opts.count} were bought earlier with this idempotency key: replayed, not charged again`);
-  printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length));
+  const charge = await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length);
+  printCharge(ctx, charge);
+  await noteBalance(ledger, charge?.balanceUsd);
+  if (untagged.size > 0) {
+    const refs = [...untagged.keys()];
+    ctx.warn(
+      `bought, but the description could not be written on ${refs.join(', ')} (${[...untagged.values()][0]}); ${
+        opts.count > 1
+          ? `re-run the same command with --idempotency-key ${baseKey}`
+          : `run proxyctl units modify ${refs[0]} --description …`
+      } to write it (nothing is bought again)`,
+    );
+  }
   const failed = report.outcomes.some((o) => !o.ok);
   if ((failed || report.interrupted || report.stopped) && opts.count > 1)
     printKeep(ctx, `to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);

@@ -86,5 +86,7 @@ export async function selectExpiring(flags: Flags, ctx: Context) {
     what: `extending ${selection} by ${period}`,
     list: true,
     pools: poolsByRef(units),
+    expiries: new Map([...units].map(([ref, u]) => [ref, u.expiresAt])),
+    fit: flags.fit === true,
   };
 }

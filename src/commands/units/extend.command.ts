@@ -14,7 +14,8 @@ const command = () =>
     )
     .addOption(pool('with --expiring-within: only units of this pool'))
     .addOption(descriptionContains('with --expiring-within: only units whose description contains this text, in any case'))
-    .option('--max-spend <usd>', 'refuse (exit 2, nothing charged) when the total would be more than this many USD');
+    .option('--max-spend <usd>', 'refuse (exit 2, nothing charged) when the total would be more than this many USD')
+    .option('--fit', 'with --max-spend: instead of refusing, extend the soonest-expiring units the amount pays for and list the others');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
@@ -26,6 +27,7 @@ export default defineCommand({
     'proxyctl units extend --expiring-within 24 --period 7d --dry-run',
     'proxyctl units extend --expiring-within 48 --period 30d --pool US-12 --max-spend 200 --yes',
     'proxyctl units extend --expiring-within 24 --period 7d --description-contains acme --yes',
+    'proxyctl units extend --expiring-within 48 --period 7d --max-spend 100 --fit --yes',
   ],
   load: async () => (await import('./extend.js')).default,
 });

@@ -19,6 +19,11 @@ import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 import { emitOutcomes } from './outcomes.js';
 import { UsageError } from '../../errors.js';
+import { noteBalance, underBudget } from '../../ledger/index.js';
+import { money } from '../../output/index.js';
+import { cents, priceFor } from '../../units/quote.js';
+import { someRefs } from '../../units/select.js';
+import { budgetVerdict } from './budget-verdict.js';
 
 export interface ExtendOptions {
   refs: string[];
@@ -36,6 +41,10 @@ export interface ExtendOptions {
   list?: boolean | undefined;
   /** Each unit's pool, when known: a pool failing upstream stops its remaining units (src/units/pool-stop.ts). */
   pools?: ReadonlyMap<string, string> | undefined;
+  /** Each unit's expiry, when known: --fit keeps the soonest-expiring. */
+  expiries?: ReadonlyMap<string, string | undefined> | undefined;
+  /** --fit: over --max-spend, extend what it pays for (soonest-expiring first) instead of refusing. */
+  fit?: boolean | undefined;
 }
 
 const view = {
@@ -48,15 +57,33 @@ const view = {
   fields: ['proxyRef', 'expiresAt', 'extended'],
 };
 
-export async function extendUnits(opts: ExtendOptions, ctx: Context): Promise<void> {
+export async function extendUnits(given: ExtendOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
+  const ledger = await ctx.ledger();
+  const opts = given.fit ? await fitted(ctx, given) : given;
   const q = await quoteExtension(api, opts.period, opts.refs.length, opts.prices);
+  await noteBalance(ledger, q.balanceUsd);
+  const spend = {
+    cost: (refs: readonly string[]) => (cents(q.unitPrice) * refs.length) / 100,
+    period: opts.period,
+    poolIds: [...(opts.pools?.values() ?? [])],
+    refs: opts.refs,
+  };
   const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
-    const row = { dryRun: true, refs: opts.refs, period: opts.period, ...q, affordable: q.balanceAfter >= 0 };
+    const budget = await budgetVerdict(ledger, spend);
+    const row = {
+      dryRun: true,
+      refs: opts.refs,
+      period: opts.period,
+      ...q,
+      affordable: q.balanceAfter >= 0,
+      ...(budget ? { withinBudget: budget.ok, budget: budget.text } : {}),
+    };
     await emit(ctx, show(row, quoteView(row)));
     assertWithinMaxSpend(q, opts.maxSpend, what);
     assertAffordable(q, what);
+    if (budget?.error) throw budget.error;
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was extended`);
     return;
   }
@@ -67,21 +94,65 @@ export async function extendUnits(opts: ExtendOptions, ctx: Context): Promise<vo
     await confirmCharge(opts.confirm, 'extend', q);
   } else if (opts.what) ctx.notice(describeQuote(q, what));
   const extendOne = stopFailingPools(opts.pools);
-  const report = await runBulk(ctx, opts.refs, { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
-    extendOne(ref, () =>
-      extendSafely(api, {
-        ref,
-        period: opts.period,
-        balanceBefore: q.balanceUsd,
-        concurrent: opts.refs.length > 1,
-      }),
-    ),
-  );
+  // Units another run is extending right now are left to it: two overlapping renewals never
+  // extend one unit twice (src/ledger/budget.ts holds the refs across processes).
+  const report = await underBudget(ledger, spend, (refs, held) => {
+    const elsewhere = opts.refs.filter((r) => !refs.includes(r));
+    if (elsewhere.length > 0)
+      ctx.warn(
+        `${someRefs(elsewhere)} ${elsewhere.length === 1 ? 'is' : 'are'} being extended by another proxyctl run at this moment; left to it, not extended again`,
+      );
+    return runBulk(ctx, [...refs], { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
+      extendOne(ref, () =>
+        extendSafely(api, {
+          ref,
+          period: opts.period,
+          balanceBefore: q.balanceUsd,
+          concurrent: refs.length > 1,
+          ledger: held,
+          priceUsd: q.unitPrice,
+        }),
+      ),
+    );
+  });
   await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
-  printCharge(ctx, await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length));
+  const charge = await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length);
+  printCharge(ctx, charge);
+  await noteBalance(ledger, charge?.balanceUsd);
   // After Ctrl-C: the units not started, as named refs with the same period (a selection's rest
   // is no longer a selection), so the printed command extends exactly those.
   settleBulk(ctx, report, 'extended', undefined, (rest) => rerunCommand(ctx, ['units', 'extend', ...rest, '--period', opts.period]));
+}
+
+/**
+ * --fit: the units --max-spend pays for at today's price, soonest-expiring first (in the order
+ * given when expiries are not known), and the rest named on stderr as left out.
+ */
+async function fitted(ctx: Context, opts: ExtendOptions): Promise<ExtendOptions> {
+  if (opts.maxSpend === undefined) throw new UsageError('--fit fits the batch into --max-spend: give --max-spend USD too');
+  const api = await ctx.api();
+  const prices = opts.prices ?? (await api.get('/prices', shapes.prices)).prices;
+  const unit = priceFor(prices, opts.period, 'an extension');
+  const affordable = unit > 0 ? Math.floor(cents(opts.maxSpend) / cents(unit)) : opts.refs.length;
+  const when = (r: string) => Date.parse(opts.expiries?.get(r) ?? '') || Number.POSITIVE_INFINITY;
+  const order = opts.expiries ? [...opts.refs].sort((a, b) => when(a) - when(b)) : opts.refs;
+  const refs = order.slice(0, affordable);
+  const left = order.slice(affordable);
+  if (left.length > 0) {
+    ctx.warn(
+      `--max-spend ${money(opts.maxSpend)} pays for ${refs.length} of the ${order.length} units at ${money(unit)} each; left out (latest expiry): ${left.join(', ')}`,
+    );
+  }
+  if (refs.length === 0)
+    throw new UsageError(`--max-spend ${money(opts.maxSpend)} does not pay for one ${opts.period} extension (${money(unit)})`, {
+      code: 'max_spend_exceeded',
+    });
+  return {
+    ...opts,
+    refs,
+    prices,
+    what: opts.what?.replace(/^extending \d+ units?/, `extending ${refs.length} unit${refs.length === 1 ? '' : 's'}`),
+  };
 }
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
@@ -109,8 +180,10 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
       `${dupes.join(', ')} ${dupes.length > 1 ? 'were' : 'was'} named more than once; ${dupes.length > 1 ? 'each is' : 'it is'} extended once`,
     );
   const dryRun = flags.dryRun === true;
+  const fit = flags.fit === true;
+  if (fit && maxSpend === undefined) throw new UsageError('--fit fits the batch into --max-spend: give --max-spend USD too');
   if (flags.period !== undefined) {
-    await extendUnits({ refs, period: parsePeriod(flags.period), dryRun, maxSpend }, ctx);
+    await extendUnits({ refs, period: parsePeriod(flags.period), dryRun, maxSpend, fit }, ctx);
     return finished(ctx);
   }
   // No --period: chosen in a terminal from the prices (then confirmed), else exit 2 naming it.
@@ -123,6 +196,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const { prices } = await api.get('/prices', shapes.prices);
   const which = refs.length > 3 ? `${refs.length} units` : refs.join(', ');
   const period = await select({ message: escapeControl(`Extend ${which} by`), choices: periodChoices(prices, refs.length > 1) });
-  await extendUnits({ refs, period, dryRun, confirm, prices, maxSpend }, ctx);
+  await extendUnits({ refs, period, dryRun, confirm, prices, maxSpend, fit }, ctx);
   return finished(ctx);
 }
