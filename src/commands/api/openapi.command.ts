@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl openapi > openapi.json', 'proxyctl openapi | jq ".paths | keys"'],
   load: async () => (await import('./openapi.js')).default,
 });

@@ -34,6 +34,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: [
     'proxyctl api /me',
     'proxyctl api /units -f status=ACTIVE -F pageSize=200 --paginate > units.json',

@@ -6,11 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import type { Input } from './request.command.js';
+import { emit, finished, showText, type Result } from '../action.js';
 import { readAllText } from '../../io.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, outputMode } from '../../output/index.js';
+import { outputMode } from '../../output/index.js';
 import { escapeControl } from '../../output/escape.js';
 import * as shapes from '../../api/shapes.js';
 import { type Charging, chargingOperation, confirmApiCharge, refuseInferred } from './charge.js';
@@ -124,8 +125,7 @@ function withQuery(path: string, pairs: [string, string][]): string {
   return `${path}${path.includes('?') ? '&' : '?'}${search}`;
 }
 
-export default async function request({ args: [first, second], flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
+export default async function handler({ args: [first, second], flags, ctx }: Input): Promise<Result> {
   const opts = await parseOptions(first, second, flags, ctx);
   if (opts.charging) await confirmApiCharge(ctx, opts.charging, bodyValue(opts.body), `${opts.method} ${opts.path}`);
   const api = await ctx.api();
@@ -136,9 +136,9 @@ export default async function request({ args: [first, second], flags, ctx }: Inp
     headers: opts.headers,
     retry: opts.method === 'GET' ? 'read' : 'never',
   });
-  if (opts.include) ctx.io.stdout.write(statusAndHeaders(r.status, r.headers));
-  if (r.data !== undefined) printBody(ctx, r.data);
-  return 0;
+  if (opts.include) await emit(ctx, showText(statusAndHeaders(r.status, r.headers)));
+  if (r.data !== undefined) await emit(ctx, showText(bodyText(ctx, r.data)));
+  return finished(ctx);
 }
 
 /** `-i`: what curl -i shows, control characters escaped (the client has redacted an echoed key). */
@@ -182,7 +182,7 @@ async function paginate(ctx: Context, api: ApiClient, opts: RawOptions): Promise
     const end = pretty ? (count === 0 ? '{\n  "data": []\n}\n' : '\n  ]\n}\n') : count === 0 ? '{"data":[]}\n' : ']}\n';
     await write(ctx, end);
   }
-  return 0;
+  return finished(ctx);
 }
 
 function splitSearch(path: string): [string, string] {
@@ -190,13 +190,17 @@ function splitSearch(path: string): [string, string] {
   return i < 0 ? [path, ''] : [path.slice(0, i), path.slice(i + 1)];
 }
 
-/** Writes and, when the stream's buffer is full, waits for the reader before the next page. */
+/**
+ * Writes and, when the stream's buffer is full, waits for the reader before the next page. The
+ * one place a handler writes stdout itself: emit does not wait for a slow reader, and a merged
+ * document of many pages would pile up in memory behind one.
+ */
 function write(ctx: Context, text: string): Promise<void> {
   if (ctx.io.stdout.write(text)) return Promise.resolve();
   return new Promise((resolve) => ctx.io.stdout.once('drain', () => resolve()));
 }
 
 /** Bodies are printed as JSON whatever the format: pretty for people, one line for jsonl. */
-export function printBody(ctx: Context, body: unknown): void {
-  ctx.io.stdout.write(`${outputMode(ctx) === 'jsonl' ? JSON.stringify(body) : JSON.stringify(body, null, 2)}\n`);
+export function bodyText(ctx: Context, body: unknown): string {
+  return outputMode(ctx) === 'jsonl' ? JSON.stringify(body) : JSON.stringify(body, null, 2);
 }

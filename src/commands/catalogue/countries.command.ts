@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: ['proxyctl countries', 'proxyctl countries --json'],
-  load: async () => (await import('./lists.js')).countries,
+  load: async () => (await import('./countries.js')).default,
 });

@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: ['proxyctl prices', 'proxyctl prices --json | jq ".prices[\\"7d\\"]"'],
   load: async () => (await import('./prices.js')).default,
 });

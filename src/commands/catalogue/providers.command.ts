@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: ['proxyctl providers', 'proxyctl providers -o csv'],
-  load: async () => (await import('./lists.js')).providers,
+  load: async () => (await import('./providers.js')).default,
 });

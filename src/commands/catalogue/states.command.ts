@@ -10,6 +10,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: ['proxyctl states', 'proxyctl states --country us'],
-  load: async () => (await import('./lists.js')).states,
+  load: async () => (await import('./states.js')).default,
 });

@@ -197,6 +197,8 @@ export async function complete(program: Cmd, words: readonly string[], io: IO, n
   } catch {
     out = `:${Directive.error}\n`;
   }
+  // Written here, not through emit: TAB runs before and outside the command kit (main.ts), with no
+  // Context to emit to, and the candidates are one write the shell script reads whole.
   io.stdout.write(out);
   return 0;
 }

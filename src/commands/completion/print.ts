@@ -1,8 +1,8 @@
 // `proxyctl completion bash|zsh|fish`: the same text as the committed completions/ files.
 import type { Input } from './print.command.js';
+import { showText, type Result } from '../action.js';
 import { scriptFor } from './scripts.js';
 
-export default async function print({ args: [shell], ctx }: Input): Promise<number> {
-  ctx.io.stdout.write(scriptFor(shell));
-  return 0;
+export default async function handler({ args: [shell] }: Input): Promise<Result> {
+  return showText(scriptFor(shell));
 }

@@ -8,5 +8,5 @@ export type Input = InputOf<typeof command>;
 export default defineCommand({
   command,
   examples: ['proxyctl config get check-target'],
-  load: async () => (await import('./settings.js')).get,
+  load: async () => (await import('./get.js')).default,
 });

@@ -14,5 +14,5 @@ export default defineCommand({
     'proxyctl config set check-target https://example.com/',
     'proxyctl --profile work config set check-target http://10.0.0.5/echo',
   ],
-  load: async () => (await import('./settings.js')).set,
+  load: async () => (await import('./set.js')).default,
 });

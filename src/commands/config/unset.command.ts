@@ -7,5 +7,5 @@ export type Input = InputOf<typeof command>;
 export default defineCommand({
   command,
   examples: ['proxyctl config unset check-target'],
-  load: async () => (await import('./settings.js')).unset,
+  load: async () => (await import('./unset.js')).default,
 });

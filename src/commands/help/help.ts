@@ -3,6 +3,7 @@
 // variables in globals.ts), so the README and this help cannot drift apart (a test compares them).
 import type { Command } from 'commander';
 import { type Input, TOPICS } from './help.command.js';
+import { showText, type Result } from '../action.js';
 import { ENVIRONMENT } from '../../globals.js';
 import { EXIT_CODE_MEANINGS, UsageError } from '../../errors.js';
 
@@ -17,7 +18,7 @@ const TEXT: Record<keyof typeof TOPICS, { heading: string; items: () => [string,
   },
 };
 
-export default async function help({ args: [path], ctx, command }: Input): Promise<number> {
+export default async function handler({ args: [path], ctx, command }: Input): Promise<Result> {
   const root = (command.parent ?? command) as unknown as Command;
   const topic = path.length === 1 && Object.hasOwn(TEXT, path[0]!) ? TEXT[path[0] as keyof typeof TOPICS] : undefined;
   if (topic) {
@@ -31,8 +32,8 @@ export default async function help({ args: [path], ctx, command }: Input): Promi
       items.map(([term, text]) => helper.formatItem(term, width, text, helper)),
       helper,
     );
-    ctx.io.stdout.write(`${lines.join('\n')}\n`);
-    return 0;
+    // The list ends in an empty line (the blank line under each heading of --help); the newline after it keeps it.
+    return showText(`${lines.join('\n')}\n`);
   }
   let target = root;
   for (const name of path) {

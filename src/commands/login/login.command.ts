@@ -9,6 +9,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: [
     'proxyctl login',
     'proxyctl login --profile work --base-url https://api.example.com',

@@ -1,9 +1,10 @@
 // `proxyctl login`: prompts (or reads stdin), verifies with GET /account, then saves the profile.
 import type { Input } from './login.command.js';
+import { show, type Result } from '../action.js';
 import { readAllText } from '../../io.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { assertFormats, money, percent, printObject, withSpinner } from '../../output/index.js';
+import { money, percent, withSpinner } from '../../output/index.js';
 import { checkProfileName, promptCredentials, verifyAndSave, type AccountSummary } from '../../context/login.js';
 import { profileInUse } from '../../context/credentials.js';
 
@@ -13,7 +14,7 @@ export interface LoginOptions {
   apiKeyStdin: boolean;
 }
 
-export async function run(opts: LoginOptions, ctx: Context): Promise<{ profile: string; baseUrl: string; account: AccountSummary }> {
+export async function logIn(opts: LoginOptions, ctx: Context): Promise<{ profile: string; baseUrl: string; account: AccountSummary }> {
   let baseUrl = opts.baseUrl;
   let apiKey: string;
   if (opts.apiKeyStdin) {
@@ -40,14 +41,13 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<{ profile: 
   }
 }
 
-export default async function login({ flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const store = await ctx.config();
   const profile = checkProfileName(profileInUse(ctx, store));
   const existing = store.profile(profile);
-  const result = await run({ profile, baseUrl: ctx.globals.baseUrl ?? existing?.baseUrl, apiKeyStdin: flags.apiKeyStdin === true }, ctx);
+  const result = await logIn({ profile, baseUrl: ctx.globals.baseUrl ?? existing?.baseUrl, apiKeyStdin: flags.apiKeyStdin === true }, ctx);
   ctx.notice(`Logged in to ${result.baseUrl}; saved as profile "${result.profile}".`);
-  await printObject(ctx, result.account, {
+  return show(result.account, {
     columns: [
       { header: 'profile', value: () => result.profile },
       { header: 'balance', value: (a) => a.balanceUsd, format: (a) => money(a.balanceUsd) },
@@ -59,5 +59,4 @@ export default async function login({ flags, ctx }: Input): Promise<number> {
       },
     ],
   });
-  return 0;
 }

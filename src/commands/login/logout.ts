@@ -1,8 +1,9 @@
 // `proxyctl logout`: removes the profile (its key and base URL) from the config file.
 import type { Input } from './logout.command.js';
+import type { Result } from '../action.js';
 import { profileInUse } from '../../context/credentials.js';
 
-export default async function logout({ ctx }: Input): Promise<number> {
+export default async function handler({ ctx }: Input): Promise<Result> {
   const store = await ctx.config();
   const name = profileInUse(ctx, store);
   if (!(await store.removeProfile(name)).removed) {

@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl account', 'proxyctl account -o json'],
   load: async () => (await import('./account.js')).default,
 });

@@ -2,17 +2,16 @@
 import { show, type Result } from '../action.js';
 import type { Input } from './account.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, withExtraFields, withSpinner } from '../../output/index.js';
+import { withExtraFields, withSpinner } from '../../output/index.js';
 import { ACCOUNT_COLUMNS, type Snapshot } from './show.js';
 import * as shapes from '../../api/shapes.js';
 
-export async function run(ctx: Context): Promise<Snapshot> {
+export async function fetchAccount(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
   return withSpinner(ctx, 'Fetching balance…', () => api.get('/account', shapes.account));
 }
 
-export default async function account({ ctx }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const value = await run(ctx);
+export default async function handler({ ctx }: Input): Promise<Result> {
+  const value = await fetchAccount(ctx);
   return show(value, { columns: withExtraFields(ACCOUNT_COLUMNS, ['balanceUsd', 'discountPercent', 'resellerEnabled'], [value]) });
 }

@@ -2,13 +2,13 @@
 import { show, type Result } from '../action.js';
 import type { Input } from './show.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, cell, money, percent, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
+import { cell, money, percent, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
 
 export type { Snapshot } from '../../api/shapes.js';
 import type { Snapshot } from '../../api/shapes.js';
 
-export async function run(ctx: Context): Promise<Snapshot> {
+export async function fetchSnapshot(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
   return withSpinner(ctx, 'Fetching account…', () => api.get('/me', shapes.snapshot));
 }
@@ -46,8 +46,7 @@ export function accountColumns(value: Snapshot): Column<Snapshot>[] {
   return withExtraFields(present, ['email', ...ACCOUNT_KEYS, 'units', 'prices', 'webhook'], [value]);
 }
 
-export default async function me({ ctx }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const snapshot = await run(ctx);
+export default async function handler({ ctx }: Input): Promise<Result> {
+  const snapshot = await fetchSnapshot(ctx);
   return show(snapshot, { columns: accountColumns(snapshot) });
 }

@@ -11,6 +11,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: [
     'proxyctl me uptime',
     'proxyctl me uptime --day 7',

@@ -2,20 +2,18 @@
 // window is checked here (day 1-30, ISO dates, from before to, 30-day cap) before any request.
 import { stripVTControlCharacters } from 'node:util';
 import type { Input } from './uptime.command.js';
+import { emit, finished, show, showList, showText, type Result } from '../action.js';
 import { parseInteger } from '../options.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/index.js';
 import {
-  assertFormats,
   withExtraFieldNames,
   bar,
   cell,
   outputMode,
   paintFor,
   percent,
-  printList,
-  printObject,
   terminalColumns,
   withSpinner,
   type Column,
@@ -88,7 +86,7 @@ export function parseOptions(flags: Input['flags'], now: Date): UptimeOptions {
   return { from: new Date(from).toISOString(), to: flags.to !== undefined ? new Date(to).toISOString() : undefined };
 }
 
-export async function run(opts: UptimeOptions, ctx: Context): Promise<Uptime> {
+export async function fetchUptime(opts: UptimeOptions, ctx: Context): Promise<Uptime> {
   const api = await ctx.api();
   const query: Query = { day: opts.day, from: opts.from, to: opts.to };
   return withSpinner(ctx, 'Fetching uptime…', () => api.get('/me/uptime', shapes.uptime, query, { budget: 'uptime' }));
@@ -121,21 +119,14 @@ const UNIT_COLUMNS: Column<UnitUptime>[] = [
   { header: 'excluded', value: (u) => u.slotsExcluded, priority: 3 },
 ];
 
-export default async function uptime({ flags, ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const opts = parseOptions(flags, ctx.now());
-  const data = await run(opts, ctx);
+  const data = await fetchUptime(opts, ctx);
   const mode = outputMode(ctx);
-  if (mode === 'json' || mode === 'jsonl') {
-    await printObject(ctx, data);
-    return 0;
-  }
+  if (mode === 'json' || mode === 'jsonl') return show(data);
   const units = Array.isArray(data.units) ? data.units : undefined;
-  if (!units || !('uptimePercent' in data)) {
-    // A shape we do not know: show whatever arrived rather than guess.
-    await printObject(ctx, data);
-    return 0;
-  }
+  // A shape we do not know: show whatever arrived rather than guess.
+  if (!units || !('uptimePercent' in data)) return show(data);
   const paint = paintFor(ctx, mode === 'table' ? 'stdout' : 'stderr');
   // null when no unit had a countable probe in the window (no units, or all excluded).
   const why = units.length === 0 ? 'no units in this window' : 'every probe in this window was excluded';
@@ -151,11 +142,11 @@ export default async function uptime({ flags, ctx }: Input): Promise<number> {
     `${fitted}\n` +
     `slots: ${cell(data.slotsUp)} up, ${cell(data.slotsDown)} down, ${cell(data.slotsExcluded)} excluded (probes that could not reach the provider)`;
   // On a terminal the summary heads the table; piped, stdout keeps only the per-unit rows.
-  if (mode === 'table') ctx.io.stdout.write(`${summary}\n`);
+  if (mode === 'table') await emit(ctx, showText(summary));
   else for (const line of summary.split('\n')) ctx.notice(line);
   const known = new Set<string>(UNIT_FIELDS);
   const extras = [...new Set(units.flatMap((u) => Object.keys(u ?? {})))].filter((k) => !known.has(k) && k !== 'from' && k !== 'to');
   const columns = mode === 'csv' ? undefined : [...UNIT_COLUMNS, ...extras.map((k) => ({ header: k, value: (u: UnitUptime) => u[k] }))];
-  await printList(ctx, units, { columns, fields: withExtraFieldNames(UNIT_FIELDS, units), empty: 'No units in this window.' });
-  return 0;
+  await emit(ctx, showList(units, { columns, fields: withExtraFieldNames(UNIT_FIELDS, units), empty: 'No units in this window.' }));
+  return finished(ctx);
 }

@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl me username clear'],
-  load: async () => (await import('./username.js')).clear,
+  load: async () => (await import('./username-clear.js')).default,
 });

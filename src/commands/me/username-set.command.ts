@@ -9,6 +9,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl me username set acme_proxies'],
-  load: async () => (await import('./username.js')).set,
+  load: async () => (await import('./username-set.js')).default,
 });

@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl pools get US-12', 'proxyctl pools get US-12 --json'],
   load: async () => (await import('./get.js')).default,
 });

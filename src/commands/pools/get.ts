@@ -3,7 +3,7 @@ import { show, type Result } from '../action.js';
 import type { Input } from './get.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
-import { assertFormats, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
+import { pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import * as shapes from '../../api/shapes.js';
@@ -15,7 +15,7 @@ export function checkPoolId(id: string): string {
   return normalisePoolId(v);
 }
 
-export async function run(poolId: string, ctx: Context): Promise<Pool> {
+export async function fetchPool(poolId: string, ctx: Context): Promise<Pool> {
   const api = await ctx.api();
   return withSpinner(ctx, 'Fetching pool…', () =>
     explainingMiss(
@@ -25,9 +25,8 @@ export async function run(poolId: string, ctx: Context): Promise<Pool> {
   );
 }
 
-export default async function get({ args: [poolId], ctx }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const pool = await run(checkPoolId(poolId), ctx);
+export default async function handler({ args: [poolId], ctx }: Input): Promise<Result> {
+  const pool = await fetchPool(checkPoolId(poolId), ctx);
   await remember(ctx, { add: catalogueValues([pool]) });
   // One object: a single prices row instead of a column per period.
   const columns: Column<Pool>[] = [

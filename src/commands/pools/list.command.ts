@@ -14,6 +14,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   isDefault: true,
   examples: [
     'proxyctl pools',

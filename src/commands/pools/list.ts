@@ -2,7 +2,7 @@
 import { showList, type Result } from '../action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
-import { assertFormats, withExtraFieldNames, withExtraFields, withSpinner } from '../../output/index.js';
+import { withExtraFieldNames, withExtraFields, withSpinner } from '../../output/index.js';
 import { byCountry, countryCode } from '../country.js';
 import { POOL_FIELDS, POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import * as shapes from '../../api/shapes.js';
@@ -19,7 +19,7 @@ export function parseOptions(flags: ListOptions): ListOptions {
   return { provider: flags.provider, country: countryCode(flags.country), state: flags.state, rotation: flags.rotation };
 }
 
-export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool[]; prices: Record<string, unknown> | undefined }> {
+export async function listPools(opts: ListOptions, ctx: Context): Promise<{ data: Pool[]; prices: Record<string, unknown> | undefined }> {
   const api = await ctx.api();
   let prices: Record<string, unknown> | undefined;
   // A country without pools is said after the spinner, with the nearest codes that have some.
@@ -38,10 +38,9 @@ export async function run(opts: ListOptions, ctx: Context): Promise<{ data: Pool
   return { data, prices };
 }
 
-export default async function list({ flags, ctx }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const opts = parseOptions(flags);
-  const { data, prices } = await run(opts, ctx);
+  const { data, prices } = await listPools(opts, ctx);
   await remember(ctx, { add: catalogueValues(data) });
   return showList(data, {
     columns: withExtraFields(poolColumns(prices), POOL_KEYS, data),

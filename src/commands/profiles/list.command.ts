@@ -9,6 +9,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl', 'csv'],
   isDefault: true,
   examples: ['proxyctl profiles list', 'proxyctl profiles list --json'],
   load: async () => (await import('./list.js')).default,

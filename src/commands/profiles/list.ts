@@ -4,7 +4,6 @@ import { showList, type Result } from '../action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import { nonEmpty } from '../../context/index.js';
-import { assertFormats } from '../../output/index.js';
 import { DEFAULT_PROFILE, maskKey } from '../../config/store.js';
 
 /** Why a profile is the one in use: --profile, PROXYCTL_PROFILE, the stored current one, or the built-in default. */
@@ -41,7 +40,7 @@ export function selectedProfile(
   return { name: DEFAULT_PROFILE, because: 'default' };
 }
 
-export async function run(ctx: Context, flagProfile: string | undefined): Promise<ProfileRow[]> {
+export async function listProfiles(ctx: Context, flagProfile: string | undefined): Promise<ProfileRow[]> {
   const store = await ctx.config();
   const current = store.currentProfile() ?? DEFAULT_PROFILE;
   const selected = selectedProfile(ctx, flagProfile, store.currentProfile());
@@ -78,9 +77,8 @@ function inUse(rows: ProfileRow[]): (r: ProfileRow) => string {
   };
 }
 
-export default async function list({ ctx, command }: Input): Promise<Result> {
-  assertFormats(ctx, ['table', 'json', 'jsonl', 'csv']);
-  const rows = await run(ctx, (command.optsWithGlobals() as { profile?: string }).profile);
+export default async function handler({ ctx, command }: Input): Promise<Result> {
+  const rows = await listProfiles(ctx, (command.optsWithGlobals() as { profile?: string }).profile);
   return showList(rows, {
     columns: [
       { header: '', value: (r) => (r.active ? '*' : ''), format: (r, p) => (r.active ? p.green('*') : '') },

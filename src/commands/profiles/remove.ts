@@ -1,8 +1,9 @@
 // `proxyctl profiles remove NAME`
 import type { Input } from './remove.command.js';
+import type { Result } from '../action.js';
 import { UsageError } from '../../errors.js';
 
-export default async function remove({ args: [name], ctx }: Input): Promise<number> {
+export default async function handler({ args: [name], ctx }: Input): Promise<Result> {
   const store = await ctx.config();
   const { removed, wasCurrent } = await store.removeProfile(name);
   if (!removed) throw new UsageError(`no profile named "${name}"`, { hint: 'see proxyctl profiles list' });

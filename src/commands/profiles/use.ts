@@ -1,8 +1,9 @@
 // `proxyctl profiles use NAME`
 import type { Input } from './use.command.js';
+import type { Result } from '../action.js';
 import { UsageError } from '../../errors.js';
 
-export default async function use({ args: [name], ctx }: Input): Promise<number> {
+export default async function handler({ args: [name], ctx }: Input): Promise<Result> {
   const store = await ctx.config();
   // Checked again under the lock: another process may have removed it since this one started.
   if (!(await store.useProfile(name))) {

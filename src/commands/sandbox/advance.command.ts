@@ -9,6 +9,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  // No formats: a helper for tests and demos, it prints JSON with --json and its own text otherwise.
   examples: ['proxyctl sandbox advance 3600'],
   load: async () => (await import('./advance.js')).default,
 });

@@ -1,13 +1,13 @@
 // `proxyctl sandbox advance SECONDS`: moves the sandbox clock forward.
 import type { Input } from './advance.command.js';
+import { showText, type Result } from '../action.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
 import { escapeControl } from '../../output/escape.js';
 
-export default async function advance({ args: [raw], ctx }: Input): Promise<number> {
+export default async function handler({ args: [raw], ctx }: Input): Promise<Result> {
   const seconds = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw new UsageError(`SECONDS must be a number >= 0, got "${raw}"`);
   const r = await callControl(ctx, 'POST', 'advance', { seconds });
-  ctx.io.stdout.write(ctx.globals.output === 'json' ? `${JSON.stringify(r)}\n` : `sandbox time is now ${escapeControl(String(r.now))}\n`);
-  return 0;
+  return showText(ctx.globals.output === 'json' ? JSON.stringify(r) : `sandbox time is now ${escapeControl(String(r.now))}`);
 }

@@ -30,6 +30,7 @@ export type Input = InputOf<typeof command>;
 /** `proxyctl sandbox` serves the API itself and groups the helpers that talk to a running one. */
 export default defineCommand({
   command,
+  // No formats: a helper for tests and demos, it prints JSON with --json and its own text otherwise.
   examples: [
     'proxyctl sandbox',
     'proxyctl sandbox --port 0 --json | head -1',

@@ -1,5 +1,6 @@
 // `proxyctl sandbox`: starts the server, prints how to reach it, serves until Ctrl-C/SIGTERM.
 import type { Input } from './serve.command.js';
+import { emit, showText, type Result } from '../action.js';
 import { UsageError } from '../../errors.js';
 import { parseInteger } from '../options.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
@@ -37,7 +38,7 @@ export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, stri
   };
 }
 
-export default async function serve({ flags, ctx }: Input): Promise<number> {
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const opts = parseServeFlags(flags, ctx.io.env);
   const { startSandbox } = await import('../../sandbox/index.js');
   let sb: Awaited<ReturnType<typeof startSandbox>>;
@@ -53,16 +54,19 @@ export default async function serve({ flags, ctx }: Input): Promise<number> {
   }
   const { baseUrl, apiKey, disabledApiKey } = sb;
   if (ctx.globals.output === 'json') {
-    ctx.io.stdout.write(`${JSON.stringify({ baseUrl, apiKey, disabledApiKey })}\n`);
+    await emit(ctx, showText(JSON.stringify({ baseUrl, apiKey, disabledApiKey })));
   } else {
-    ctx.io.stdout.write(
-      `Sandbox API listening on ${baseUrl}\n` +
-        `  main key:             ${apiKey}\n` +
-        `  reseller-disabled key: ${disabledApiKey}\n` +
-        `  OpenAPI description:  ${baseUrl}/api/reseller/v1/openapi.json\n` +
-        `  echo target:          ${baseUrl}/echo\n` +
-        `  unit proxies:         ${opts.proxies ? 'each ACTIVE unit listens on loopback at its ip:port' : 'off (--no-proxies)'}\n\n` +
-        `export PROXYCTL_BASE_URL=${baseUrl} PROXYCTL_API_KEY=${apiKey}\n`,
+    await emit(
+      ctx,
+      showText(
+        `Sandbox API listening on ${baseUrl}\n` +
+          `  main key:             ${apiKey}\n` +
+          `  reseller-disabled key: ${disabledApiKey}\n` +
+          `  OpenAPI description:  ${baseUrl}/api/reseller/v1/openapi.json\n` +
+          `  echo target:          ${baseUrl}/echo\n` +
+          `  unit proxies:         ${opts.proxies ? 'each ACTIVE unit listens on loopback at its ip:port' : 'off (--no-proxies)'}\n\n` +
+          `export PROXYCTL_BASE_URL=${baseUrl} PROXYCTL_API_KEY=${apiKey}\n`,
+      ),
     );
     ctx.notice(
       opts.stateFile

@@ -6,6 +6,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  // No formats: the state is printed as JSON whatever -o says.
   examples: ['proxyctl sandbox state | jq .balanceUsd'],
   load: async () => (await import('./state.js')).default,
 });

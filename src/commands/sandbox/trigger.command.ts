@@ -18,6 +18,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  // No formats: a helper for tests and demos, it prints JSON with --json and its own text otherwise.
   examples: [
     'proxyctl sandbox trigger unit.down --unit PRX-1 --reason quota_exceeded',
     'proxyctl sandbox trigger server.down --pool US-11',

@@ -1,5 +1,6 @@
 // `proxyctl sandbox trigger EVENT`: fires an operator event through the real delivery pipeline.
 import type { Input } from './trigger.command.js';
+import { emit, finished, showText, type Result } from '../action.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
 import { escapeControl } from '../../output/escape.js';
@@ -12,7 +13,7 @@ function nothingDelivered(event: string): string {
   return 'no webhook is enabled, so nothing was delivered (set one with: proxyctl webhook set URL)';
 }
 
-export default async function trigger({ args: [event], flags, ctx }: Input): Promise<number> {
+export default async function handler({ args: [event], flags, ctx }: Input): Promise<Result> {
   let extra: Record<string, unknown> = {};
   if (flags.data !== undefined) {
     try {
@@ -32,16 +33,14 @@ export default async function trigger({ args: [event], flags, ctx }: Input): Pro
     ...(flags.newIp ? { newIp: flags.newIp } : {}),
   };
   const r = await callControl(ctx, 'POST', 'trigger', body);
-  if (ctx.globals.output === 'json') {
-    ctx.io.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-  } else {
-    const deliveries = (r.deliveries as { id: string }[] | undefined) ?? [];
-    ctx.io.stdout.write(`${escapeControl(`${String(r.event)} fired: ${JSON.stringify(r.data)}`)}\n`);
-    ctx.notice(
-      deliveries.length
-        ? `delivery ${deliveries.map((d) => d.id).join(', ')} queued (see proxyctl webhook log)`
-        : nothingDelivered(String(r.event)),
-    );
-  }
-  return 0;
+  if (ctx.globals.output === 'json') return showText(JSON.stringify(r, null, 2));
+  const deliveries = (r.deliveries as { id: string }[] | undefined) ?? [];
+  // Printed now rather than returned, so the line comes before the notice about its delivery.
+  await emit(ctx, showText(escapeControl(`${String(r.event)} fired: ${JSON.stringify(r.data)}`)));
+  ctx.notice(
+    deliveries.length
+      ? `delivery ${deliveries.map((d) => d.id).join(', ')} queued (see proxyctl webhook log)`
+      : nothingDelivered(String(r.event)),
+  );
+  return finished(ctx);
 }

@@ -7,6 +7,7 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
+  formats: ['table', 'json', 'jsonl'],
   examples: ['proxyctl status', 'proxyctl status --json | jq .runwayDays'],
   load: async () => (await import('./status.js')).default,
 });

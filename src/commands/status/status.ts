@@ -3,9 +3,10 @@
 // failed deliveries (one page) and four 6-hour windows of GET /me/uptime for the sparkline (the
 // uptime budget is 10 a minute, so two runs a minute still fit).
 import type { Input } from './status.command.js';
+import { show, showText, type Result } from '../action.js';
 import type { Context } from '../../context/index.js';
 import { ApiError } from '../../errors.js';
-import { assertFormats, outputMode, paintFor, printObject, renderStatus, terminalColumns, type StatusReport } from '../../output/index.js';
+import { outputMode, paintFor, renderStatus, terminalColumns, type StatusReport } from '../../output/index.js';
 import { runwayDays, summarizeFleet } from '../../units/fleet.js';
 import { MAX_PAGE_SIZE } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
@@ -55,7 +56,7 @@ async function failedLastDay(ctx: Context, now: number): Promise<{ count: number
   return { count: recent.length, more: recent.length === DELIVERY_PAGE };
 }
 
-export async function run(ctx: Context): Promise<StatusReport> {
+export async function gatherStatus(ctx: Context): Promise<StatusReport> {
   const api = await ctx.api();
   const now = ctx.now().getTime();
   const snapshot = api.get('/me', shapes.snapshot);
@@ -86,19 +87,17 @@ export async function run(ctx: Context): Promise<StatusReport> {
   };
 }
 
-export default async function status({ ctx }: Input): Promise<number> {
-  assertFormats(ctx, ['table', 'json', 'jsonl']);
-  const report = await run(ctx);
+export default async function handler({ ctx }: Input): Promise<Result> {
+  const report = await gatherStatus(ctx);
   const mode = outputMode(ctx);
-  if (mode === 'json' || mode === 'jsonl') await printObject(ctx, report);
-  else
-    ctx.io.stdout.write(
-      await renderStatus(report, {
-        paint: paintFor(ctx),
-        width: terminalColumns(ctx.io),
-        relative: mode === 'table',
-        now: ctx.now().getTime(),
-      }),
-    );
-  return 0;
+  if (mode === 'json' || mode === 'jsonl') return show(report);
+  // A table or tsv gets the status screen's own layout (output/status.ts), not a key/value table.
+  return showText(
+    await renderStatus(report, {
+      paint: paintFor(ctx),
+      width: terminalColumns(ctx.io),
+      relative: mode === 'table',
+      now: ctx.now().getTime(),
+    }),
+  );
 }

@@ -1,0 +1,10 @@
+// `proxyctl states [--country CC]`: the states or regions with pools.
+import type { Result } from '../action.js';
+import type { Input } from './states.command.js';
+import { countryCode } from '../country.js';
+import { showCollection } from './lists.js';
+
+export default async function handler({ flags, ctx }: Input): Promise<Result> {
+  const country = countryCode(flags.country);
+  return showCollection(ctx, '/states', { country }, country ? `No states with pools in ${country}.` : 'No states.');
+}

@@ -1,0 +1,17 @@
+// `proxyctl config get KEY`: the value alone on stdout, for scripts; exit 5 when it is not set.
+import { ExitCode } from '../../errors.js';
+import { showText, type Result } from '../action.js';
+import type { Input } from './get.command.js';
+import { keyOf, profileOf } from './settings.js';
+
+export default async function handler({ args: [key], ctx }: Input): Promise<Result> {
+  const k = keyOf(key);
+  const { store, name } = await profileOf(ctx);
+  const value = store.profile(name)?.[k.field];
+  if (value === undefined) {
+    ctx.notice(`${key} is not set for profile "${name}"; set it with proxyctl config set ${key} VALUE`);
+    return ExitCode.notFound;
+  }
+  // Exactly one line per value, whatever a hand-edited config file holds.
+  return showText(`${value}\n`);
+}

@@ -1,0 +1,14 @@
+// `proxyctl config set KEY VALUE`: checks the value, then stores it with the profile in use.
+import { ExitCode } from '../../errors.js';
+import type { Result } from '../action.js';
+import type { Input } from './set.command.js';
+import { keyOf, profileOf } from './settings.js';
+
+export default async function handler({ args: [key, value], ctx }: Input): Promise<Result> {
+  const k = keyOf(key);
+  const parsed = k.parse(value);
+  const { store, name } = await profileOf(ctx);
+  await store.setProfileSetting(name, k.field, parsed);
+  ctx.notice(`${key} set for profile "${name}": ${parsed}`);
+  return ExitCode.ok;
+}
