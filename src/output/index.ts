@@ -54,14 +54,6 @@ export function outputMode(ctx: Context): Mode {
   return f;
 }
 
-/** Check the format before any request: -o conn only where units are returned, csv only on lists. */
-export function assertFormats(ctx: Context, allowed: readonly OutputFormat[]): void {
-  const f = ctx.globals.output;
-  if (f !== undefined && !allowed.includes(f)) {
-    throw new UsageError(`-o ${f} is not available for this command (use one of: ${allowed.join(', ')})`);
-  }
-}
-
 export function paintFor(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): Paint {
   const on = stream === 'stdout' ? ctx.stdoutColor : ctx.stderrColor;
   if (!on) return plainPaint;
