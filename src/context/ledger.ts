@@ -3,7 +3,7 @@
 import type { Context } from './types.js';
 import { dataDir } from '../config/dirs.js';
 import { join } from 'node:path';
-import { Journal, type Ledger, type SpendPolicy } from '../ledger/index.js';
+import { hasPolicy, Journal, type Ledger, type SpendPolicy } from '../ledger/index.js';
 import type { Profile } from '../config/store.js';
 import { profileInUse } from './credentials.js';
 

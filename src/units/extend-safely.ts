@@ -3,7 +3,7 @@
 // 'not-sent' policy). After an ambiguous failure (reset, timeout, 5xx) the unit is read again and
 // its expiry compared with the one read before: later means the extension was applied.
 import type { ApiClient, ApiResponse } from '../api/client.js';
-import { ApiError, NetworkError } from '../errors.js';
+import { ApiError, ConflictError, NetworkError } from '../errors.js';
 import { requireExtended } from './not-applied.js';
 import type { Extended, ExtendResult } from './types.js';
 import * as shapes from '../api/shapes.js';
@@ -16,6 +16,11 @@ export interface ExtendInput {
   balanceBefore?: number | undefined;
   /** True when other extensions run at the same time (they move the balance too). */
   concurrent?: boolean | undefined;
+  /**
+   * The expiry the unit had when it was selected (a renewal): a later one now means another run
+   * extended it since, and it is not extended again (ConflictError `extended_elsewhere`).
+   */
+  selectedExpiry?: string | undefined;
   /** Where the debit is entered once the extension is known applied, at `priceUsd` (the quote's). */
   ledger?: Ledger | undefined;
   priceUsd?: number | undefined;
@@ -26,6 +31,12 @@ function ambiguous(err: unknown): boolean {
   return err instanceof ApiError && err.status >= 500;
 }
 
+function extendedSince(selected: string | undefined, now: string | undefined): boolean {
+  const t0 = selected ? Date.parse(selected) : NaN;
+  const t1 = now ? Date.parse(now) : NaN;
+  return Number.isFinite(t0) && Number.isFinite(t1) && t1 > t0;
+}
+
 function unitPath(ref: string): string {
   return `/units/${encodeURIComponent(ref)}`;
 }
@@ -34,6 +45,14 @@ export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<
   // Read right before the attempt, never taken from an earlier listing: another process may have
   // extended the unit since, and a later expiry after a failed attempt would read as ours.
   const unit = await api.get(unitPath(input.ref), shapes.unit);
+  if (extendedSince(input.selectedExpiry, unit.expiresAt)) {
+    throw new ConflictError(
+      `${input.ref} was extended by another run since it was selected (it now expires at ${unit.expiresAt}); not extended again`,
+      {
+        code: 'extended_elsewhere',
+      },
+    );
+  }
   const done = await extendOnce(api, input, unit.expiresAt);
   if (input.ledger && input.priceUsd !== undefined) {
     const description = typeof unit.description === 'string' ? unit.description : undefined;

@@ -2,7 +2,7 @@
 import { ExitCode } from '../../errors.js';
 import { showText, type Result } from '../action.js';
 import type { Input } from './get.command.js';
-import { keyOf, profileOf } from './settings.js';
+import { keyOf, profileOf, shown } from './settings.js';
 
 export default async function handler({ args: [key], ctx }: Input): Promise<Result> {
   const k = keyOf(key);
@@ -13,5 +13,5 @@ export default async function handler({ args: [key], ctx }: Input): Promise<Resu
     return ExitCode.notFound;
   }
   // Exactly one line per value, whatever a hand-edited config file holds.
-  return showText(`${value}\n`);
+  return showText(`${shown(value)}\n`);
 }

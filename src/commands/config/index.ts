@@ -1,4 +1,4 @@
-// `proxyctl config …`: settings stored with a profile (today: check-target). The key and base URL
+// `proxyctl config …`: settings stored with a profile (check-target, the spending budgets and policy). The key and base URL
 // stay with `login`; definitions in <verb>.command.ts.
 import { Command } from '../commander.js';
 import { defineCommand } from '../action.js';
@@ -7,6 +7,7 @@ import set from './set.command.js';
 import unset from './unset.command.js';
 
 export default defineCommand({
-  command: () => new Command('config').description("settings stored with the profile (check-target: units check's default target)"),
+  command: () =>
+    new Command('config').description("settings stored with the profile: units check's default target, spending budgets and policy"),
   subcommands: [set, get, unset],
 });

@@ -3,9 +3,14 @@ import { defineCommand, type InputOf } from '../action.js';
 
 const command = () =>
   new Command('set')
-    .description('store a setting with the profile (keys: check-target)')
-    .argument('<key>', 'setting name: check-target')
-    .argument('<value>', 'its value (check-target: an http(s) URL)');
+    .description(
+      'store a setting with the profile (check-target, max-spend-per-run, max-spend-per-day, allowed-periods, allowed-countries)',
+    )
+    .argument('<key>', 'setting name: check-target, max-spend-per-run, max-spend-per-day, allowed-periods or allowed-countries')
+    .argument(
+      '<value>',
+      'its value: check-target an http(s) URL; max-spend-per-run and max-spend-per-day an amount in USD (per day: any 24 hours, all runs of the profile together); allowed-periods e.g. 7d,30d; allowed-countries e.g. US,DE',
+    );
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
@@ -13,6 +18,8 @@ export default defineCommand({
   examples: [
     'proxyctl config set check-target https://example.com/',
     'proxyctl --profile work config set check-target http://10.0.0.5/echo',
+    'proxyctl config set max-spend-per-day 200',
+    'proxyctl config set allowed-periods 7d,30d',
   ],
   load: async () => (await import('./set.js')).default,
 });

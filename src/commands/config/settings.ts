@@ -5,11 +5,48 @@ import type { ProfileSetting } from '../../config/store.js';
 import { profileInUse } from '../../context/credentials.js';
 import { UsageError } from '../../errors.js';
 import { parseTargetUrl } from '../units/check-target.js';
+import { parseUsd } from '../../units/quote.js';
+import { parsePeriod } from '../../units/validate.js';
+import { countryCode } from '../country.js';
+
+type Value = string | number | string[];
+
+interface Key {
+  field: ProfileSetting;
+  /** The value as typed, checked (exit 2 naming the key when it is not one). */
+  parse: (v: string) => Value;
+}
+
+/** A comma-separated list, each item checked; at least one. */
+function list(key: string, item: (v: string) => string): (v: string) => string[] {
+  return (v) => {
+    const items = v
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
+    if (items.length === 0) throw new UsageError(`${key} needs at least one value (comma-separated)`);
+    return [...new Set(items.map(item))];
+  };
+}
 
 /** The keys as typed, their field in the profile, and how a value is checked. */
-const KEYS: Record<string, { field: ProfileSetting; parse: (v: string) => string }> = {
+const KEYS: Record<string, Key> = {
   'check-target': { field: 'checkTarget', parse: (v) => parseTargetUrl(v, 'check-target').href },
+  'max-spend-per-run': { field: 'maxSpendPerRun', parse: (v) => parseUsd(v, 'max-spend-per-run') as number },
+  'max-spend-per-day': { field: 'maxSpendPerDay', parse: (v) => parseUsd(v, 'max-spend-per-day') as number },
+  'allowed-periods': { field: 'allowedPeriods', parse: list('allowed-periods', (p) => parsePeriod(p)) },
+  'allowed-countries': {
+    field: 'allowedCountries',
+    parse: list('allowed-countries', (c) => countryCode(c, 'allowed-countries') as string),
+  },
 };
+
+export const KEY_NAMES = Object.keys(KEYS);
+
+/** A stored value as `config get` prints it: a list comma-separated, an amount as typed. */
+export function shown(value: unknown): string {
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
 
 export function keyOf(raw: string) {
   const k = KEYS[raw];

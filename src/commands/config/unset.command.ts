@@ -1,7 +1,10 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
 
-const command = () => new Command('unset').description("remove a profile's setting").argument('<key>', 'setting name: check-target');
+const command = () =>
+  new Command('unset')
+    .description("remove a profile's setting")
+    .argument('<key>', 'setting name: check-target, max-spend-per-run, max-spend-per-day, allowed-periods or allowed-countries');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

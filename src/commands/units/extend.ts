@@ -18,7 +18,7 @@ import type { Prompter } from '../../context/prompt.js';
 import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 import { emitOutcomes } from './outcomes.js';
-import { UsageError } from '../../errors.js';
+import { ConflictError, UsageError } from '../../errors.js';
 import { noteBalance, underBudget } from '../../ledger/index.js';
 import { money } from '../../output/index.js';
 import { cents, priceFor } from '../../units/quote.js';
@@ -111,10 +111,21 @@ export async function extendUnits(given: ExtendOptions, ctx: Context): Promise<v
           concurrent: refs.length > 1,
           ledger: held,
           priceUsd: q.unitPrice,
+          selectedExpiry: opts.expiries?.get(ref),
         }),
       ),
     );
   });
+  // A selected unit another run extended in the meantime is renewed already: left out, said once.
+  const elsewhere = report.outcomes.filter((o) => !o.ok && o.error instanceof ConflictError && o.error.code === 'extended_elsewhere');
+  if (elsewhere.length > 0) {
+    report.outcomes = report.outcomes.filter((o) => !elsewhere.includes(o));
+    report.total -= elsewhere.length;
+    const refs = elsewhere.map((o) => o.label);
+    ctx.warn(
+      `${someRefs(refs)} ${refs.length === 1 ? 'was' : 'were'} extended by another proxyctl run since the selection; not extended again`,
+    );
+  }
   await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
   const charge = await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length);
   printCharge(ctx, charge);
