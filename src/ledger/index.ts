@@ -9,7 +9,7 @@ import { countryOfPool, createEntryId, customerOf, extendEntryId, type Journal, 
 export type { Hold, SpendPolicy } from './budget.js';
 export { checkPolicy, hasPolicy, takeHold } from './budget.js';
 export type { LedgerEntry, LedgerSource } from './journal.js';
-export { countryOfPool, customerOf, isCustomerName, Journal, withCustomer } from './journal.js';
+export { countryOfPool, customerOf, parseCustomer, Journal, withCustomer } from './journal.js';
 
 export interface Ledger {
   journal: Journal;

@@ -10,6 +10,7 @@
 // write), counts once. Refunded failures and replays of failures are never entered.
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
 
 export type LedgerSource = 'cli' | 'sdk' | 'mcp' | 'webhook';
 export type LedgerOperation = 'create' | 'extend';
@@ -129,7 +130,9 @@ export function withCustomer(description: string | undefined | null, name: strin
   return rest ? `customer=${name} ${rest}` : `customer=${name}`;
 }
 
-/** A customer name as typed: the characters a tag can hold. */
-export function isCustomerName(name: string): boolean {
-  return /^[A-Za-z0-9._@-]{1,64}$/.test(name);
+/** A customer name as typed (--customer): the characters a tag can hold, else exit 2. */
+export function parseCustomer(name: string, flag = '--customer'): string {
+  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name))
+    throw new UsageError(`${flag} must be 1 to 64 letters, digits, dots, dashes, underscores or @, got "${name}"`);
+  return name;
 }

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import { parseInteger } from '../globals.js';
 import type { CreateBody } from './types.js';
 import { normalisePoolId } from './catalogue-ids.js';
-import { isCustomerName, withCustomer } from '../ledger/index.js';
+import { parseCustomer, withCustomer } from '../ledger/index.js';
 import {
   checkAllowIpsFor,
   MAX_COUNT,
@@ -67,10 +67,7 @@ export function parseCreateFlags(f: CreateFlags): PartialCreateInput {
 
 /** The description a unit is given: --description's text, tagged `customer=NAME` by --customer. */
 export function parseDescription(text: string | undefined, customer: string | undefined): string | undefined {
-  if (customer !== undefined && !isCustomerName(customer)) {
-    throw new UsageError(`--customer must be 1 to 64 letters, digits, dots, dashes, underscores or @, got "${customer}"`);
-  }
-  return customer !== undefined ? withCustomer(text, customer) : text;
+  return customer !== undefined ? withCustomer(text, parseCustomer(customer)) : text;
 }
 
 export function isComplete(input: PartialCreateInput): input is CreateInput {

@@ -2,6 +2,7 @@
 // but not by description, so a customer tag kept in `description` is matched here (any case).
 // The selection of `units extend --expiring-within` is made of these rules; the command asks
 // and lists (src/commands/units/expiring-selection.ts).
+import { customerOf } from '../ledger/index.js';
 import type { Unit } from './types.js';
 import { MAX_PAGE_SIZE } from './validate.js';
 
@@ -10,6 +11,24 @@ export function descriptionMatcher(text: string | undefined): (u: Unit) => boole
   if (text === undefined) return () => true;
   const needle = text.toLocaleLowerCase();
   return (u) => typeof u.description === 'string' && u.description.toLocaleLowerCase().includes(needle);
+}
+
+/** Units tagged for this customer (`customer=NAME` in the description, any case); every unit without a name. */
+export function customerMatcher(name: string | undefined): (u: Unit) => boolean {
+  if (name === undefined) return () => true;
+  const wanted = name.toLowerCase();
+  return (u) => customerOf(typeof u.description === 'string' ? u.description : undefined)?.toLowerCase() === wanted;
+}
+
+/** Both client-side filters of a unit list; undefined when neither is asked for. */
+export function unitFilter(o: {
+  descriptionContains?: string | undefined;
+  customer?: string | undefined;
+}): ((u: Unit) => boolean) | undefined {
+  if (o.descriptionContains === undefined && o.customer === undefined) return undefined;
+  const text = descriptionMatcher(o.descriptionContains);
+  const customer = customerMatcher(o.customer);
+  return (u) => text(u) && customer(u);
 }
 
 /** Seconds a unit has left: the server's `expiresIn` (recomputed on every read), else `expiresAt` against `now`. */

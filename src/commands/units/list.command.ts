@@ -17,6 +17,7 @@ const command = () =>
     .addOption(
       descriptionContains('only units whose description contains this text, in any case (matched after paging; --limit counts matches)'),
     )
+    .option('--customer <name>', 'only units tagged for this customer (customer=NAME in the description; matched after paging)')
     .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
@@ -29,6 +30,7 @@ export default defineCommand({
     'proxyctl units list --page 2 --page-size 50',
     'proxyctl units list --expiring-within 24 --json',
     "proxyctl units list --description-contains acme --conn-format '{user}:{pass}@{ip}:{port}' > acme.txt",
+    'proxyctl units list --customer acme -o conn > acme.txt',
   ],
   load: async () => (await import('./list.js')).default,
 });

@@ -6,7 +6,8 @@ import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/client.js';
 import type { View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
-import { descriptionMatcher } from '../../units/select.js';
+import { unitFilter } from '../../units/select.js';
+import { parseCustomer } from '../../ledger/index.js';
 import type { Unit } from '../../units/types.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
@@ -25,6 +26,8 @@ export interface ListOptions {
   onePage: boolean;
   /** --description-contains, matched on the client after each page arrives. */
   descriptionContains?: string | undefined;
+  /** --customer, matched the same way. */
+  customer?: string | undefined;
 }
 
 export function parseListFlags(f: Flags): ListOptions {
@@ -37,17 +40,18 @@ export function parseListFlags(f: Flags): ListOptions {
     page: paging.page,
     pageSize: paging.pageSize,
   };
-  return { query, limit: paging.limit, onePage: paging.onePage, descriptionContains: f.descriptionContains };
+  const customer = f.customer === undefined ? undefined : parseCustomer(f.customer);
+  return { query, limit: paging.limit, onePage: paging.onePage, descriptionContains: f.descriptionContains, customer };
 }
 
 export async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit> = unitView): Promise<void> {
   const api = await ctx.api();
-  const keep = descriptionMatcher(opts.descriptionContains);
+  const filter = unitFilter(opts);
+  const keep = filter ?? (() => true);
   if (!opts.onePage) {
     const refs: unknown[] = [];
     // Every page is read unless --limit stops early: then no page is asked for before it is wanted.
     const pages = api.pages('/units', shapes.unit, opts.query, { readAhead: opts.limit === undefined });
-    const filter = opts.descriptionContains === undefined ? undefined : keep;
     const count = await emit(ctx, showList({ pages: noting(takePages(pages, opts.limit, filter), refs) }, view));
     await remember(ctx, { add: { units: refs } });
     await sayPoolMiss(ctx, api, count, opts.query.poolId);

@@ -1,23 +1,33 @@
 import { Command } from '../commander.js';
 import { defineCommand, type InputOf } from '../action.js';
-import { allowIp, password, username } from '../options.js';
+import { allowIp, descriptionContains, password, pool, username } from '../options.js';
 
 const command = () =>
   new Command('modify')
-    .description("change a unit's description, credentials or IP whitelist")
-    .argument('<ref>', 'unit reference')
+    .description("change units' description, customer tag, credentials or IP whitelist: named, piped (-) or selected")
+    .argument(
+      '[refs...]',
+      'unit references; - reads them from stdin (one or more per line); or select with --pool, --tagged, --description-contains',
+    )
     .option('--description <text>', 'free text kept with the unit')
+    .option('--customer <name>', 'tag for this customer (customer=NAME in the description; the rest of the text is kept)')
     .addOption(allowIp('whitelisted IP (repeat; replaces the list; http_noauth units)'))
     .addOption(username('new username (with --password)'))
-    .addOption(password('new password (with --username)'));
+    .addOption(password('new password (with --username)'))
+    .addOption(pool('instead of refs: every active unit of this pool'))
+    .option('--tagged <name>', 'instead of refs: every active unit tagged for this customer')
+    .addOption(descriptionContains('instead of refs: every active unit whose description contains this text, in any case'));
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  formats: ['table', 'json', 'jsonl'],
+  formats: ['table', 'json', 'jsonl', 'csv'],
   examples: [
     'proxyctl units modify PRX-123 --description "client A"',
     'proxyctl units modify PRX-123 --allow-ip 203.0.113.7 --allow-ip 203.0.113.8',
+    'proxyctl units modify PRX-1 PRX-2 PRX-3 --customer acme',
+    'proxyctl units modify --pool US-12 --customer acme',
+    'proxyctl units list --description-contains "batch 7" -o json | jq -r ".[].proxyRef" | proxyctl units modify - --customer acme',
   ],
   load: async () => (await import('./modify.js')).default,
 });
