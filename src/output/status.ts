@@ -17,6 +17,8 @@ export interface StatusReport {
     expiring: { proxyRef: string; expiresAt: string | undefined; expiresIn: number }[];
     unpriced?: number;
   };
+  /** Per customer tag, when any unit or ledger debit carries one. */
+  customers?: { customer: string; activeUnits: number; spentLast30DaysUsd: number }[];
   /** null: the uptime budget was spent (429); the rest still shows. */
   uptime: {
     from: string | undefined;
@@ -89,6 +91,11 @@ function statusLines(r: StatusReport, look: StatusLook): string[] {
     .map(([c, n]) => `${escapeControl(c)} ${n}`);
   const unitsHead = `${label('Units')}${r.units.total === 0 ? 'none' : statuses.join(', ')}`;
   lines.push(countries.length ? fitted(`${unitsHead}; active by country: `, countries, width) : unitsHead);
+
+  if (r.customers?.length) {
+    const each = r.customers.map((c) => `${escapeControl(c.customer)} ${plural(c.activeUnits, 'unit')}, ${money(c.spentLast30DaysUsd)}`);
+    lines.push(fitted(`${label('Customers')}active units and spend in 30 days: `, each, width));
+  }
 
   const soon = r.units.expiring.map((u) => {
     // A unit past its expiry (the server may not have marked it yet) says when, never a time left.

@@ -47,7 +47,7 @@ export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<
   const unit = await api.get(unitPath(input.ref), shapes.unit);
   if (extendedSince(input.selectedExpiry, unit.expiresAt)) {
     throw new ConflictError(
-      `${input.ref} was extended by another run since it was selected (it now expires at ${unit.expiresAt}); not extended again`,
+      `${input.ref} was extended elsewhere since it was selected (it now expires at ${unit.expiresAt}); not extended again`,
       {
         code: 'extended_elsewhere',
       },

@@ -1,6 +1,7 @@
 // `proxyctl status`: the fleet summed up from what the API listed. Pure: counts, what expires
 // within a day, and the runway (how many days the balance pays for renewing what is active).
 import { PERIODS, type Period } from '../api/enums.js';
+import { customerOf } from '../ledger/index.js';
 import type { Unit } from './types.js';
 import { secondsLeft } from './select.js';
 
@@ -21,6 +22,8 @@ export interface FleetSummary {
   active: number;
   byStatus: Record<string, number>;
   byCountry: Record<string, number>;
+  /** Active units per customer tag (customer=NAME in the description); empty when none is tagged. */
+  byCustomer: Record<string, number>;
   expiringWithin24h: number;
   /** Soonest first. */
   expiring: ExpiringUnit[];
@@ -55,6 +58,7 @@ export async function summarizeFleet(
     active: 0,
     byStatus: {},
     byCountry: {},
+    byCustomer: {},
     expiringWithin24h: 0,
     expiring: [],
     renewalPerDayUsd: 0,
@@ -69,6 +73,8 @@ export async function summarizeFleet(
     s.active += 1;
     const country = typeof u.country === 'string' ? u.country : undefined;
     if (country) s.byCountry[country] = (s.byCountry[country] ?? 0) + 1;
+    const customer = customerOf(typeof u.description === 'string' ? u.description : undefined);
+    if (customer) s.byCustomer[customer] = (s.byCustomer[customer] ?? 0) + 1;
     const left = secondsLeft(u, now);
     if (left !== undefined && left <= DAY_SECONDS) {
       s.expiring.push({

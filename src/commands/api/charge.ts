@@ -6,7 +6,8 @@
 // anywhere else, exit 2 without it before any request).
 import { API_PREFIX } from '../../api/client.js';
 import type { Context } from '../../context/index.js';
-import { UsageError } from '../../errors.js';
+import { PolicyError, UsageError } from '../../errors.js';
+import { createEntry, enter, extendEntry, hasPolicy, underBudget } from '../../ledger/index.js';
 import { escapeControl } from '../../output/escape.js';
 import { assertAffordable, describeQuote, planPurchase, type Quote, quoteExtension } from '../../units/quote.js';
 import { CHARGES, confirmCharge, printQuote } from '../units/ask.js';
@@ -52,7 +53,7 @@ export function refuseInferred(op: Charging, path: string, from: string): never 
  * any request); then the quote (exit 6 when the balance cannot pay it) and the question. A body
  * that does not say what it buys (no poolId and period, no period) is confirmed with its price unknown.
  */
-export async function confirmApiCharge(ctx: Context, op: Charging, body: unknown, request: string): Promise<void> {
+export async function confirmApiCharge(ctx: Context, op: Charging, body: unknown, request: string): Promise<Priced | undefined> {
   const ask = ctx.globals.yes
     ? undefined
     : await ctx.prompt.open({
@@ -68,24 +69,78 @@ export async function confirmApiCharge(ctx: Context, op: Charging, body: unknown
   const priced = await priceOf(ctx, op, body);
   if (!priced) {
     const unknown = escapeControl(`${request} ${op.what}; its price is not known from this body`);
-    if (!ask) return ctx.notice(unknown);
+    if (!ask) {
+      ctx.notice(unknown);
+      return undefined;
+    }
     ctx.io.stderr.write(`${unknown}\n`);
-    return ask.confirm({ message: escapeControl(`Send ${request}?`) }, CHARGES[op.kind].declined);
+    await ask.confirm({ message: escapeControl(`Send ${request}?`) }, CHARGES[op.kind].declined);
+    return undefined;
   }
   assertAffordable(priced.q, priced.what);
-  if (!ask) return ctx.notice(describeQuote(priced.q, priced.what));
+  if (!ask) {
+    ctx.notice(describeQuote(priced.q, priced.what));
+    return priced;
+  }
   printQuote(ctx, priced.q, priced.what);
-  return confirmCharge(ask.confirm, op.kind, priced.q);
+  await confirmCharge(ask.confirm, op.kind, priced.q);
+  return priced;
+}
+
+/** What a charging request will cost, read from its body: the quote, and the period and pool it names. */
+export interface Priced {
+  q: Quote;
+  what: string;
+  period: string;
+  poolId: string | undefined;
+}
+
+/**
+ * Sends a charging request within the profile's policy and budget (exit 12 before sending when
+ * it does not fit, or when a policy exists and the body does not say the price), and enters what
+ * it debited in the ledger.
+ */
+export async function sendCharging<R extends { data: unknown }>(
+  ctx: Context,
+  op: Charging,
+  priced: Priced | undefined,
+  send: () => Promise<R>,
+): Promise<R> {
+  const ledger = await ctx.ledger();
+  if (!priced) {
+    if (hasPolicy(ledger.policy))
+      throw new PolicyError(
+        `the price of this request is not known from its body, so the profile's budget and policy cannot be checked; nothing was sent`,
+        {
+          code: 'price_unknown',
+          hint: `name the period (and poolId) in the body, or use ${op.command}`,
+        },
+      );
+    return send();
+  }
+  const spend = { cost: () => priced.q.total, period: priced.period, poolIds: [priced.poolId] };
+  return underBudget(ledger, spend, async (_refs, held) => {
+    const r = await send();
+    const d = (typeof r.data === 'object' && r.data !== null ? r.data : {}) as Record<string, unknown>;
+    const ref = typeof d.proxyRef === 'string' ? d.proxyRef : op.kind === 'extend' ? op.ref : undefined;
+    if (held && ref && op.kind === 'buy') {
+      await enter(held, [createEntry(held, { ref, poolId: priced.poolId, period: priced.period, priceUsd: priced.q.unitPrice })]);
+    } else if (held && ref && op.kind === 'extend' && d.extended === true && typeof d.expiresAt === 'string') {
+      await enter(held, [extendEntry(held, { ref, expiresAt: d.expiresAt, period: priced.period, priceUsd: priced.q.unitPrice })]);
+    }
+    return r;
+  });
 }
 
 /** The quote `units create` or `units extend` would make for the same body, when it names what it needs. */
-async function priceOf(ctx: Context, op: Charging, body: unknown): Promise<{ q: Quote; what: string } | undefined> {
+async function priceOf(ctx: Context, op: Charging, body: unknown): Promise<Priced | undefined> {
   const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const { poolId, period } = fields;
   if (typeof period !== 'string') return undefined;
   const api = await ctx.api();
-  if (op.kind === 'extend') return { q: await quoteExtension(api, period, 1), what: `extending ${op.ref} by ${period}` };
+  if (op.kind === 'extend')
+    return { q: await quoteExtension(api, period, 1), what: `extending ${op.ref} by ${period}`, period, poolId: undefined };
   if (typeof poolId !== 'string') return undefined;
   const plan = await planPurchase(api, { body: { poolId, period }, count: 1, baseKey: undefined, dryRun: false, description: undefined });
-  return { q: plan.quote, what: `1 × ${period} unit in ${poolId}` };
+  return { q: plan.quote, what: `1 × ${period} unit in ${poolId}`, period, poolId };
 }

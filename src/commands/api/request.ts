@@ -14,7 +14,7 @@ import { UsageError } from '../../errors.js';
 import { outputMode } from '../../output/index.js';
 import { escapeControl } from '../../output/escape.js';
 import * as shapes from '../../api/shapes.js';
-import { type Charging, chargingOperation, confirmApiCharge, refuseInferred } from './charge.js';
+import { type Charging, chargingOperation, confirmApiCharge, refuseInferred, sendCharging } from './charge.js';
 import { type Field, fieldsBody, fieldsQuery, parseHeaders, splitField, typedValue } from './fields.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -127,15 +127,19 @@ function withQuery(path: string, pairs: [string, string][]): string {
 
 export default async function handler({ args: [first, second], flags, ctx }: Input): Promise<Result> {
   const opts = await parseOptions(first, second, flags, ctx);
-  if (opts.charging) await confirmApiCharge(ctx, opts.charging, bodyValue(opts.body), `${opts.method} ${opts.path}`);
+  const priced = opts.charging
+    ? await confirmApiCharge(ctx, opts.charging, bodyValue(opts.body), `${opts.method} ${opts.path}`)
+    : undefined;
   const api = await ctx.api();
   if (opts.paginate) return paginate(ctx, api, opts);
-  const r = await api.request(opts.method, opts.path, shapes.raw, {
-    ...(opts.body && 'json' in opts.body ? { body: opts.body.json } : {}),
-    ...(opts.body && 'text' in opts.body ? { rawBody: opts.body.text } : {}),
-    headers: opts.headers,
-    retry: opts.method === 'GET' ? 'read' : 'never',
-  });
+  const send = () =>
+    api.request(opts.method, opts.path, shapes.raw, {
+      ...(opts.body && 'json' in opts.body ? { body: opts.body.json } : {}),
+      ...(opts.body && 'text' in opts.body ? { rawBody: opts.body.text } : {}),
+      headers: opts.headers,
+      retry: opts.method === 'GET' ? 'read' : 'never',
+    });
+  const r = opts.charging ? await sendCharging(ctx, opts.charging, priced, send) : await send();
   if (opts.include) await emit(ctx, showText(statusAndHeaders(r.status, r.headers)));
   if (r.data !== undefined) await emit(ctx, showText(bodyText(ctx, r.data)));
   return finished(ctx);

@@ -56,6 +56,26 @@ async function failedLastDay(ctx: Context, now: number): Promise<{ count: number
   return { count: recent.length, more: recent.length === DELIVERY_PAGE };
 }
 
+/**
+ * Active units and the ledger's spend of the last 30 days per customer tag, when any unit or debit
+ * has one (most spent first). A ledger that cannot be read leaves spend at what it could read.
+ */
+async function perCustomer(ctx: Context, active: Record<string, number>, now: number): Promise<NonNullable<StatusReport['customers']>> {
+  const spent = new Map<string, number>();
+  try {
+    const since = now - 30 * 86_400_000;
+    for (const e of await (await ctx.ledger()).journal.read()) {
+      if (e.customer && Date.parse(e.at) >= since) spent.set(e.customer, (spent.get(e.customer) ?? 0) + Math.round(e.priceUsd * 100));
+    }
+  } catch {
+    // no ledger to read: units only
+  }
+  const names = new Set([...Object.keys(active), ...spent.keys()]);
+  return [...names]
+    .map((customer) => ({ customer, activeUnits: active[customer] ?? 0, spentLast30DaysUsd: (spent.get(customer) ?? 0) / 100 }))
+    .sort((a, b) => b.spentLast30DaysUsd - a.spentLast30DaysUsd || b.activeUnits - a.activeUnits || a.customer.localeCompare(b.customer));
+}
+
 export async function gatherStatus(ctx: Context): Promise<StatusReport> {
   const api = await ctx.api();
   const now = ctx.now().getTime();
@@ -71,12 +91,14 @@ export async function gatherStatus(ctx: Context): Promise<StatusReport> {
     uptimeOfLastDay(ctx, now),
     failedLastDay(ctx, now),
   ]);
-  const { renewalPerDayUsd, unpriced, ...counts } = fleet;
+  const { renewalPerDayUsd, unpriced, byCustomer, ...counts } = fleet;
+  const customers = await perCustomer(ctx, byCustomer, now);
   return {
     balanceUsd: me.balanceUsd,
     runwayDays: runwayDays(me.balanceUsd, renewalPerDayUsd),
     renewalPerDayUsd,
     units: { ...counts, ...(unpriced ? { unpriced } : {}) },
+    ...(customers.length > 0 ? { customers } : {}),
     uptime,
     webhook: {
       url: me.webhook?.url ?? null,

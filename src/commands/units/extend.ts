@@ -123,7 +123,7 @@ export async function extendUnits(given: ExtendOptions, ctx: Context): Promise<v
     report.total -= elsewhere.length;
     const refs = elsewhere.map((o) => o.label);
     ctx.warn(
-      `${someRefs(refs)} ${refs.length === 1 ? 'was' : 'were'} extended by another proxyctl run since the selection; not extended again`,
+      `${someRefs(refs)} ${refs.length === 1 ? 'was' : 'were'} extended elsewhere since the selection (another run, a script or the panel); not extended again, nothing charged for ${refs.length === 1 ? 'it' : 'them'}`,
     );
   }
   await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);

@@ -21,7 +21,11 @@ export async function emitOutcomes<R>(
     if (only?.ok) await emit(ctx, show(only.value, views.one));
     return;
   }
-  if (report.outcomes.length === 0) return;
+  if (report.outcomes.length === 0) {
+    // A selection left with nothing to do (every unit handled elsewhere) is an empty list to a script.
+    if (list) await emit(ctx, showList([], { ...views.many, empty: undefined }));
+    return;
+  }
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
   const rows = json
     ? report.outcomes.map((o) => (o.ok ? o.value : { ...failureRow(o), error: errorSummary(o.error) }))
