@@ -1,5 +1,5 @@
 // The layer rules of docs/architecture.md, checked by `npm run lint:deps` (part of `npm test`).
-// Layers, top to bottom: cli → main → commands → context → units/webhooks/ledger → api/config/output →
+// Layers, top to bottom: cli → main → commands → kit (the command kit) → context → units/webhooks/ledger → api/config/output → net →
 // leaf (errors, io, version, in-flight, globals, activity); src/sdk.ts is a second entry beside cli/main. A module may import its own layer or any layer
 // below it, never one above; src/sandbox stands alone. Type-only and dynamic imports count too.
 const LEAF = '^src/(errors|io|version|in-flight|globals|activity)[.]ts$';
@@ -17,10 +17,11 @@ module.exports = {
     upward(
       'lower-imports-upward',
       '^src/(api|config|output)/',
-      '^src/(units|webhooks|ledger|context|commands|sandbox)/|^src/(main|cli)[.]ts$',
+      '^src/(units|webhooks|ledger|context|kit|commands|sandbox)/|^src/(main|cli)[.]ts$',
     ),
-    upward('domain-imports-upward', '^src/(units|webhooks|ledger)/', '^src/(context|commands|sandbox)/|^src/(main|cli)[.]ts$'),
-    upward('context-imports-upward', '^src/context/', '^src/(commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('domain-imports-upward', '^src/(units|webhooks|ledger)/', '^src/(context|kit|commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('context-imports-upward', '^src/context/', '^src/(kit|commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('kit-imports-commands', '^src/kit/', '^src/(commands|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('commands-import-upward', '^src/commands/', '^src/(main|cli)[.]ts$'),
     upward('main-imports-cli', '^src/main[.]ts$', '^src/cli[.]ts$'),
     {
@@ -64,25 +65,25 @@ module.exports = {
       name: 'definitions-stay-light',
       severity: 'error',
       comment:
-        'a <verb>.command.ts imports only the command kit (commander, action, options) and type modules (units/types); its handler (a <verb>.ts, or the code its run uses) only with import(), so --help loads no handler',
+        'a <verb>.command.ts imports only the command kit (commander, action, options) and type modules (units/types); its handler (<verb>.ts) only with import(), so --help loads no handler',
       from: { path: '^src/commands/.+[.]command[.]ts$' },
       to: {
-        pathNot: ['^src/commands/(commander|action|options)[.]ts$', '^src/units/types[.]ts$', '^node_modules/'],
+        pathNot: ['^src/kit/(commander|action|options)[.]ts$', '^src/units/types[.]ts$', '^node_modules/'],
         dependencyTypesNot: ['dynamic-import'],
       },
     },
     {
       name: 'undici-only-through-parts',
       severity: 'error',
-      comment: "only src/api/undici-parts.ts imports undici, and only the parts a request needs; importing 'undici' itself loads all of it",
-      from: { pathNot: '^src/api/undici-parts[.]ts$' },
+      comment: "only src/net/undici-parts.ts imports undici, and only the parts a request needs; importing 'undici' itself loads all of it",
+      from: { pathNot: '^src/net/undici-parts[.]ts$' },
       to: { path: '(^|/)node_modules/undici/' },
     },
     {
       name: 'socks-only-through-the-probe',
       severity: 'error',
-      comment: 'src/api/proxy-probe.ts is the one proxy client; nothing else loads the socks package',
-      from: { pathNot: '^src/api/proxy-probe[.]ts$' },
+      comment: 'src/net/proxy-probe.ts is the one proxy client; nothing else loads the socks package',
+      from: { pathNot: '^src/net/proxy-probe[.]ts$' },
       to: { path: '(^|/)node_modules/socks/' },
     },
     {

@@ -10,9 +10,9 @@ import { ApiError, CliError, ExitCode, InterruptedError, NotAppliedError, exitCo
 import { VERSION } from './version.js';
 import { escapeControl } from './output/escape.js';
 import { paintWhen } from './output/format.js';
-import type { Runtime } from './commands/action.js';
+import type { Runtime } from './kit/action.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { examples, register } from './commands/action.js';
+import { examples, register } from './kit/action.js';
 import { commands } from './commands/index.js';
 import { TOPICS } from './commands/help/help.command.js';
 
@@ -104,7 +104,7 @@ export async function main(argv: readonly string[], io: IO, opts: MainOptions = 
     );
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    // The handler's exit code is final, Ctrl-C or not (see Handler in commands/action.ts).
+    // The handler's exit code is final, Ctrl-C or not (see Handler in src/kit/action.ts).
     return rt.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {

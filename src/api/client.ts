@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Env } from '../io.js';
 import { ApiError, BadResponseError, InterruptedError, NetworkError } from '../errors.js';
-import { seconds, send, type RawResponse } from './transport.js';
+import { seconds, send, type RawResponse } from '../net/transport.js';
 import { RateBudget, type RateTicket, parseRateHeaders, type Sleep } from './rate-limiter.js';
 import {
   apiErrorFrom,
@@ -17,7 +17,7 @@ import {
   type Answer,
 } from './response.js';
 import { pageOf } from './shapes.js';
-import { markPlain } from './plain.js';
+import { markPlain } from '../net/plain.js';
 import type { Shape } from './validate.js';
 import { Activity } from '../activity.js';
 
@@ -51,7 +51,7 @@ export interface ApiResponse<T> {
   data: T;
   headers: Record<string, string>;
   requestId: string | undefined;
-  /** The body was printable ASCII without a backslash (src/api/plain.ts): no string in `data` needs escaping. */
+  /** The body was printable ASCII without a backslash (src/net/plain.ts): no string in `data` needs escaping. */
   plain: boolean;
 }
 

@@ -1,7 +1,7 @@
 // Every command, in help order, under the headings of `proxyctl --help` (commander's help
 // groups): one line per noun or top-level verb. A noun's own index.ts lists its verbs; each verb
 // is a definition in its <verb>.command.ts (see action.ts).
-import { type AnyDefinition, inGroup } from './action.js';
+import { type AnyDefinition, inGroup } from '../kit/action.js';
 import { raw } from './api/index.js';
 import { catalogue } from './catalogue/index.js';
 import completion from './completion/print.command.js';

@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import type { BaseContext as Context, OutputFormat } from '../globals.js';
 import { UsageError } from '../errors.js';
 import { escapeControl, escapeDeep } from './escape.js';
-import { isPlainList } from '../api/plain.js';
+import { isPlainList } from '../net/plain.js';
 import { cell, paintWhen, plainPaint, type Paint } from './format.js';
 import { stripVTControlCharacters } from 'node:util';
 import { fitColumns, fitHint, tableWidth, terminalColumns, wholeHiddenHint } from './fit.js';
@@ -67,7 +67,7 @@ let chalk: typeof import('chalk') | undefined;
 
 /**
  * Loads chalk for paintFor(), before a command runs, only when a stream is coloured: piped and
- * redirected output (scripts, cron: most runs) never loads it (src/commands/action.ts).
+ * redirected output (scripts, cron: most runs) never loads it (src/kit/action.ts).
  */
 export async function loadPaint(): Promise<void> {
   chalk ??= await import('chalk');
@@ -208,7 +208,7 @@ async function printListTo<T>(out: LineBatch, ctx: Context, items: ListItems<T>,
     case 'conn': {
       if (!view.conn) throw new UsageError('-o conn is only available for commands that return units');
       for await (const page of pages) {
-        // A page the API client parsed from plain text has nothing to escape (src/api/plain.ts).
+        // A page the API client parsed from plain text has nothing to escape (src/net/plain.ts).
         const plain = isPlainList(page);
         for (let i = 0; i < page.length; i++) {
           const item = page[i] as T;

@@ -1,4 +1,4 @@
-// undici's internal modules that src/api/undici-parts.ts imports (undici 7 ships types only for
+// undici's internal modules that src/net/undici-parts.ts imports (undici 7 ships types only for
 // its index). Each is CommonJS; its default import is its module.exports, typed there.
 declare module 'undici/lib/dispatcher/dispatcher.js' {
   const Dispatcher: { prototype: object };

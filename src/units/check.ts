@@ -3,7 +3,7 @@
 // every failure has a stable code (README "Checking units"). The exit address is what the target
 // says it saw (`sourceAddress`, as the sandbox's echo answers); other targets leave it null.
 import { InterruptedError } from '../errors.js';
-import { probe, ProbeError, type NotSocks, type ProbeCode, type ProxyEndpoint, type ProxyProtocol } from '../api/proxy-probe.js';
+import { probe, ProbeError, type NotSocks, type ProbeCode, type ProxyEndpoint, type ProxyProtocol } from '../net/proxy-probe.js';
 import type { Unit } from './types.js';
 import type { ConnLine } from './conn-lines.js';
 

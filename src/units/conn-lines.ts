@@ -3,7 +3,7 @@
 // API. Every line is parsed before any connection, and a bad one is exit 2 naming its number.
 import { isIP } from 'node:net';
 import { UsageError } from '../errors.js';
-import type { ProxyProtocol } from '../api/proxy-probe.js';
+import type { ProxyProtocol } from '../net/proxy-probe.js';
 
 export interface ConnLine {
   /** 1-based line number in the file. */

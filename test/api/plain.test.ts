@@ -1,10 +1,10 @@
-// The page-level escape skip (src/api/plain.ts): a body judged plain can hold no string the output
+// The page-level escape skip (src/net/plain.ts): a body judged plain can hold no string the output
 // layer would escape, checked against escapeControl itself for every UTF-16 code unit, raw in the
 // text and as the escape JSON.stringify or a server could write for it; and the client marks the
 // items of such pages only.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { isPlainJsonText, isPlainList } from '../../src/api/plain.js';
+import { isPlainJsonText, isPlainList } from '../../src/net/plain.js';
 import { unit } from '../../src/api/shapes.js';
 import { escapeControl } from '../../src/output/escape.js';
 import { rawBody, type ScriptedServer, startScriptedServer } from '../helpers/index.js';

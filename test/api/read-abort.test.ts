@@ -1,5 +1,5 @@
 // A read the user interrupts, or the --timeout deadline cuts, whether the answer has not started or
-// stopped half-way through its body: the transport's own handler (src/api/transport.ts) must end
+// stopped half-way through its body: the transport's own handler (src/net/transport.ts) must end
 // the request with exit 130 (Ctrl-C), or exit 9 with the deadline message (--timeout), as before.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { proxyctl, type ScriptedServer, startScriptedServer, tempHome } from '../helpers/index.js';

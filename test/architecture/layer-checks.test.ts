@@ -62,7 +62,7 @@ describe('dependency-cruiser layer rules', () => {
     expect(r.stdout).toMatch(/error lower-imports-upward: src\/api\/shapes\.ts → src\/context\/index\.ts/);
   });
 
-  it('fail on undici imported anywhere but src/api/undici-parts.ts', async () => {
+  it('fail on undici imported anywhere but src/net/undici-parts.ts', async () => {
     const r = await cruise(copyOfSrc({ 'src/api/shapes.ts': "import 'undici';\nexport {};" }));
     expect(r.exitCode).not.toBe(0);
     expect(r.stdout).toMatch(/error undici-only-through-parts: src\/api\/shapes\.ts → \S*node_modules\/undici\//);
@@ -71,12 +71,12 @@ describe('dependency-cruiser layer rules', () => {
   it('fail on a units module importing a command, and on a leaf importing the output layer', async () => {
     const r = await cruise(
       copyOfSrc({
-        'src/units/quote.ts': "import '../commands/action.js';",
+        'src/units/quote.ts': "import '../kit/action.js';",
         'src/errors.ts': "import './output/escape.js';",
       }),
     );
     expect(r.exitCode).not.toBe(0);
-    expect(r.stdout).toMatch(/error domain-imports-upward: src\/units\/quote\.ts → src\/commands\/action\.ts/);
+    expect(r.stdout).toMatch(/error domain-imports-upward: src\/units\/quote\.ts → src\/kit\/action\.ts/);
     expect(r.stdout).toMatch(/error leaf-imports-upward: src\/errors\.ts → src\/output\/escape\.ts/);
   });
 

@@ -1,4 +1,4 @@
-// Whole-number flags are read by one parser (src/commands/options.ts): decimal digits only, the
+// Whole-number flags are read by one parser (src/kit/options.ts): decimal digits only, the
 // same message everywhere, and refused before any request is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyctl, startScriptedServer, tempHome, type ScriptedServer } from '../helpers/index.js';

@@ -1,5 +1,5 @@
 // `units list` streams pages; a page whose body is plain ASCII without a backslash skips the
-// per-string escape check (src/api/plain.ts). Pages that are not, raw or \u-escaped control, C1
+// per-string escape check (src/net/plain.ts). Pages that are not, raw or \u-escaped control, C1
 // and bidi characters among them, are escaped exactly as before, whichever pages come around them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyctl, rawBody, type ScriptedServer, startScriptedServer, tempHome, type TempHome } from '../helpers/index.js';

@@ -1,6 +1,6 @@
 // `proxyctl openapi`: GET /openapi.json, printed as it came.
 import type { Input } from './openapi.command.js';
-import { showText, type Result } from '../action.js';
+import { showText, type Result } from '../../kit/action.js';
 import { bodyText } from './request.js';
 import * as shapes from '../../api/shapes.js';
 

@@ -1,6 +1,6 @@
-import { Command, Option } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
-import { collect } from '../options.js';
+import { Command, Option } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
+import { collect } from '../../kit/options.js';
 
 const command = () =>
   new Command('api')

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import type { Input } from './request.command.js';
-import { emit, finished, showText, type Result } from '../action.js';
+import { emit, finished, showText, type Result } from '../../kit/action.js';
 import { readAllText } from '../../io.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context/index.js';

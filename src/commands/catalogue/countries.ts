@@ -1,5 +1,5 @@
 // `proxyctl countries`: the countries with pools, and their pool counts.
-import type { Result } from '../action.js';
+import type { Result } from '../../kit/action.js';
 import type { Input } from './countries.command.js';
 import { showCollection } from './lists.js';
 

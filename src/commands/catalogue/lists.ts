@@ -1,13 +1,13 @@
 // What `proxyctl providers | countries | states` share: plain collections. Entry field names of countries
 // and states are not fixed by the spec, so tables show whatever fields arrive, and csv has the
 // known names first, then every other field of any entry.
-import { showList, type Shown } from '../action.js';
+import { showList, type Shown } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import type { Query } from '../../api/index.js';
 import { withExtraFieldNames, withSpinner } from '../../output/index.js';
-import { byCountry } from '../country.js';
+import { byCountry } from '../../kit/country.js';
 import * as shapes from '../../api/shapes.js';
-import { catalogueValues, remember } from '../completion/remember.js';
+import { catalogueValues, remember } from '../../kit/remember.js';
 
 export async function fetchCollection(ctx: Context, path: string, query: Query = {}): Promise<unknown[]> {
   const api = await ctx.api();

@@ -1,6 +1,6 @@
 // `proxyctl prices`: GET /prices. JSON is the API's object; tables show one row per period.
 import type { Input } from './prices.command.js';
-import { show, showList, type Result } from '../action.js';
+import { show, showList, type Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import { money, outputMode, periodOrder, withSpinner } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';

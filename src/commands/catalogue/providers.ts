@@ -1,5 +1,5 @@
 // `proxyctl providers`: the carriers, with their pool counts.
-import type { Result } from '../action.js';
+import type { Result } from '../../kit/action.js';
 import type { Input } from './providers.command.js';
 import { showCollection } from './lists.js';
 

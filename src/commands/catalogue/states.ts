@@ -1,7 +1,7 @@
 // `proxyctl states [--country CC]`: the states or regions with pools.
-import type { Result } from '../action.js';
+import type { Result } from '../../kit/action.js';
 import type { Input } from './states.command.js';
-import { countryCode } from '../country.js';
+import { countryCode } from '../../kit/country.js';
 import { showCollection } from './lists.js';
 
 export default async function handler({ flags, ctx }: Input): Promise<Result> {

@@ -1,6 +1,6 @@
 // `proxyctl config get KEY`: the value alone on stdout, for scripts; exit 5 when it is not set.
 import { ExitCode } from '../../errors.js';
-import { showText, type Result } from '../action.js';
+import { showText, type Result } from '../../kit/action.js';
 import type { Input } from './get.command.js';
 import { keyOf, profileOf, shown } from './settings.js';
 

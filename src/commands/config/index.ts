@@ -1,7 +1,7 @@
 // `proxyctl config …`: settings stored with a profile (check-target, the spending budgets and policy). The key and base URL
 // stay with `login`; definitions in <verb>.command.ts.
-import { Command } from '../commander.js';
-import { defineCommand } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand } from '../../kit/action.js';
 import get from './get.command.js';
 import set from './set.command.js';
 import unset from './unset.command.js';

@@ -1,6 +1,6 @@
 // `proxyctl config set KEY VALUE`: checks the value, then stores it with the profile in use.
 import { ExitCode } from '../../errors.js';
-import type { Result } from '../action.js';
+import type { Result } from '../../kit/action.js';
 import type { Input } from './set.command.js';
 import { keyOf, profileOf, shown } from './settings.js';
 

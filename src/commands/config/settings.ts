@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import { parseTargetUrl } from '../units/check-target.js';
 import { parseUsd } from '../../units/quote.js';
 import { parsePeriod } from '../../units/validate.js';
-import { countryCode } from '../country.js';
+import { countryCode } from '../../kit/country.js';
 
 type Value = string | number | string[];
 

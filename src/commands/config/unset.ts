@@ -1,6 +1,6 @@
 // `proxyctl config unset KEY`: removes the setting from the profile in use.
 import { ExitCode } from '../../errors.js';
-import type { Result } from '../action.js';
+import type { Result } from '../../kit/action.js';
 import type { Input } from './unset.command.js';
 import { keyOf, profileOf } from './settings.js';
 

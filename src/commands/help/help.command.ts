@@ -1,5 +1,5 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
 
 /** `proxyctl help TOPIC`: the topics and what they are about (their text is in help.ts). */
 export const TOPICS = {

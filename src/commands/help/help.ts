@@ -3,7 +3,7 @@
 // variables in globals.ts), so the README and this help cannot drift apart (a test compares them).
 import type { Command } from 'commander';
 import { type Input, TOPICS } from './help.command.js';
-import { showText, type Result } from '../action.js';
+import { showText, type Result } from '../../kit/action.js';
 import { ENVIRONMENT } from '../../globals.js';
 import { EXIT_CODE_MEANINGS, UsageError } from '../../errors.js';
 

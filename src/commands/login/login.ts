@@ -1,6 +1,6 @@
 // `proxyctl login`: prompts (or reads stdin), verifies with GET /account, then saves the profile.
 import type { Input } from './login.command.js';
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import { readAllText } from '../../io.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, UsageError } from '../../errors.js';

@@ -1,5 +1,5 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
 
 const command = () => new Command('logout').description('forget the stored API key of a profile (the current one by default)');
 export type Input = InputOf<typeof command>;

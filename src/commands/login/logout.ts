@@ -1,6 +1,6 @@
 // `proxyctl logout`: removes the profile (its key and base URL) from the config file.
 import type { Input } from './logout.command.js';
-import type { Result } from '../action.js';
+import type { Result } from '../../kit/action.js';
 import { profileInUse } from '../../context/credentials.js';
 
 export default async function handler({ ctx }: Input): Promise<Result> {

@@ -1,5 +1,5 @@
 // `proxyctl account`: GET /account, balance and discount.
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import type { Input } from './account.command.js';
 import type { Context } from '../../context/index.js';
 import { withExtraFields, withSpinner } from '../../output/index.js';

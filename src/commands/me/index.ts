@@ -1,6 +1,6 @@
 // `proxyctl me …` and `proxyctl account`: one line per verb; definitions in <verb>.command.ts.
-import { Command } from '../commander.js';
-import { defineCommand } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand } from '../../kit/action.js';
 import account from './account.command.js';
 import show from './show.command.js';
 import uptime from './uptime.command.js';

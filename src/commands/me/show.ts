@@ -1,5 +1,5 @@
 // `proxyctl me`: GET /me, the account snapshot.
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import type { Input } from './show.command.js';
 import type { Context } from '../../context/index.js';
 import { cell, money, percent, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';

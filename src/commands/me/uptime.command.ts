@@ -1,5 +1,5 @@
-import { Command, Option } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
+import { Command, Option } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
 
 const command = () =>
   new Command('uptime')

@@ -2,8 +2,8 @@
 // window is checked here (day 1-30, ISO dates, from before to, 30-day cap) before any request.
 import { stripVTControlCharacters } from 'node:util';
 import type { Input } from './uptime.command.js';
-import { emit, finished, show, showList, showText, type Result } from '../action.js';
-import { parseInteger } from '../options.js';
+import { emit, finished, show, showList, showText, type Result } from '../../kit/action.js';
+import { parseInteger } from '../../kit/options.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/index.js';

@@ -1,5 +1,5 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
 
 const command = () => new Command('clear').description('stop pinning: new units get a random login again');
 export type Input = InputOf<typeof command>;

@@ -1,5 +1,5 @@
 // `proxyctl me username clear`: new units get a random login again.
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import type { Input } from './username-clear.command.js';
 import { pinProxyUsername } from './username.js';
 

@@ -1,5 +1,5 @@
 // `proxyctl me username set NAME`: pins one proxy username for the units created afterwards.
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import type { Input } from './username-set.command.js';
 import { checkProxyUsername, pinProxyUsername } from './username.js';
 

@@ -1,5 +1,5 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
 
 const command = () => new Command('get').description('one pool with its prices').argument('<pool-id>', 'pool id, e.g. US-12');
 export type Input = InputOf<typeof command>;

@@ -1,5 +1,5 @@
 // `proxyctl pools get POOL_ID`: GET /pools/{poolId}.
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import type { Input } from './get.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
@@ -7,7 +7,7 @@ import { pricesText, withExtraFields, withSpinner, type Column } from '../../out
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import * as shapes from '../../api/shapes.js';
-import { catalogueValues, remember } from '../completion/remember.js';
+import { catalogueValues, remember } from '../../kit/remember.js';
 
 export function checkPoolId(id: string): string {
   const v = id.trim();

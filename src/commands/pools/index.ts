@@ -1,6 +1,6 @@
 // `proxyctl pools …`: one line per verb; definitions in <verb>.command.ts.
-import { Command } from '../commander.js';
-import { defineCommand } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand } from '../../kit/action.js';
 import get from './get.command.js';
 import list from './list.command.js';
 

@@ -1,12 +1,12 @@
 // `proxyctl pools [list]`: GET /pools with optional filters. JSON prints the `data` array.
-import { showList, type Result } from '../action.js';
+import { showList, type Result } from '../../kit/action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import { withExtraFieldNames, withExtraFields, withSpinner } from '../../output/index.js';
-import { byCountry, countryCode } from '../country.js';
+import { byCountry, countryCode } from '../../kit/country.js';
 import { POOL_FIELDS, POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import * as shapes from '../../api/shapes.js';
-import { catalogueValues, remember } from '../completion/remember.js';
+import { catalogueValues, remember } from '../../kit/remember.js';
 
 export interface ListOptions {
   provider?: string | undefined;

@@ -1,6 +1,6 @@
 // `proxyctl profiles …`: one line per verb; definitions in <verb>.command.ts.
-import { Command } from '../commander.js';
-import { defineCommand } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand } from '../../kit/action.js';
 import list from './list.command.js';
 import remove from './remove.command.js';
 import use from './use.command.js';

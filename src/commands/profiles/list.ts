@@ -1,6 +1,6 @@
 // `proxyctl profiles list`: never prints a key, only its masked form. Marks the profile that this
 // invocation would use (flag > environment > stored current > "default"), and says why.
-import { showList, type Result } from '../action.js';
+import { showList, type Result } from '../../kit/action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import { nonEmpty } from '../../context/index.js';

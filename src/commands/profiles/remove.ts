@@ -1,6 +1,6 @@
 // `proxyctl profiles remove NAME`
 import type { Input } from './remove.command.js';
-import type { Result } from '../action.js';
+import type { Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
 
 export default async function handler({ args: [name], ctx }: Input): Promise<Result> {

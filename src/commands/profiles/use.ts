@@ -1,6 +1,6 @@
 // `proxyctl profiles use NAME`
 import type { Input } from './use.command.js';
-import type { Result } from '../action.js';
+import type { Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
 
 export default async function handler({ args: [name], ctx }: Input): Promise<Result> {

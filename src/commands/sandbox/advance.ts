@@ -1,6 +1,6 @@
 // `proxyctl sandbox advance SECONDS`: moves the sandbox clock forward.
 import type { Input } from './advance.command.js';
-import { showText, type Result } from '../action.js';
+import { showText, type Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
 import { escapeControl } from '../../output/escape.js';

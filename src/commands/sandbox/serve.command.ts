@@ -1,6 +1,6 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
-import { port } from '../options.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
+import { port } from '../../kit/options.js';
 
 const command = () =>
   new Command('sandbox')

@@ -1,8 +1,8 @@
 // `proxyctl sandbox`: starts the server, prints how to reach it, serves until Ctrl-C/SIGTERM.
 import type { Input } from './serve.command.js';
-import { emit, showText, type Result } from '../action.js';
+import { emit, showText, type Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
-import { parseInteger } from '../options.js';
+import { parseInteger } from '../../kit/options.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
 
 type ServeFlags = Input['flags'];

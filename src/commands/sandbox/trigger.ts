@@ -1,6 +1,6 @@
 // `proxyctl sandbox trigger EVENT`: fires an operator event through the real delivery pipeline.
 import type { Input } from './trigger.command.js';
-import { emit, finished, showText, type Result } from '../action.js';
+import { emit, finished, showText, type Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
 import { callControl } from './control-client.js';
 import { escapeControl } from '../../output/escape.js';

@@ -1,5 +1,5 @@
-import { defineCommand, type InputOf } from '../action.js';
-import { Command, Option } from '../commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
+import { Command, Option } from '../../kit/commander.js';
 
 const command = () =>
   new Command('spend')

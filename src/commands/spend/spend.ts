@@ -2,7 +2,7 @@
 // JSON array a script sums), totals per group with --by, and with --reconcile the stretches between
 // balance readings that the debits do not explain (top-ups, refunds, purchases made elsewhere).
 import type { Input } from './spend.command.js';
-import { emit, finished, showList, type Result } from '../action.js';
+import { emit, finished, showList, type Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
 import { money } from '../../output/index.js';
 import type { Column } from '../../output/index.js';

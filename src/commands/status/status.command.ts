@@ -1,5 +1,5 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
 
 const command = () =>
   new Command('status').description('balance and runway, units, what expires, uptime and failed deliveries on one screen');

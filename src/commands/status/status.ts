@@ -3,7 +3,7 @@
 // failed deliveries (one page) and four 6-hour windows of GET /me/uptime for the sparkline (the
 // uptime budget is 10 a minute, so two runs a minute still fit).
 import type { Input } from './status.command.js';
-import { show, showText, type Result } from '../action.js';
+import { show, showText, type Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import { ApiError } from '../../errors.js';
 import { outputMode, paintFor, renderStatus, terminalColumns, type StatusReport } from '../../output/index.js';

@@ -1,5 +1,5 @@
 // `units change-protocol REF --protocol P`: free; http_noauth needs exactly one whitelisted IP.
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import type { Input } from './change-protocol.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';

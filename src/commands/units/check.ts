@@ -4,7 +4,7 @@
 // bounded concurrency and a progress bar, and the results print as a table or for scripts.
 // Exit 0 when every check passed, 10 when any failed, 130 after Ctrl-C (what finished is printed).
 import { readFile } from 'node:fs/promises';
-import { emit, showList, type Result } from '../action.js';
+import { emit, showList, type Result } from '../../kit/action.js';
 import type { Input } from './check.command.js';
 import type { Context } from '../../context/index.js';
 import { ExitCode, UsageError } from '../../errors.js';
@@ -25,9 +25,9 @@ import { parseConnLines } from '../../units/conn-lines.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseProtocol, parseRefs } from '../../units/validate.js';
 import { ApiError, InterruptedError } from '../../errors.js';
-import { parseInteger } from '../options.js';
+import { parseInteger } from '../../kit/options.js';
 import { resolveCheckTarget } from './check-target.js';
-import { remember } from '../completion/remember.js';
+import { remember } from '../../kit/remember.js';
 import { userAgent } from '../../version.js';
 import * as shapes from '../../api/shapes.js';
 

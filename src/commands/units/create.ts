@@ -1,6 +1,6 @@
 // `units create`: price check against the balance first, then each unit bought with its own
 // derived idempotency key (src/units/idempotency.ts), several at a time, never twice.
-import { emit, finished, show, type Result } from '../action.js';
+import { emit, finished, show, type Result } from '../../kit/action.js';
 import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
@@ -16,7 +16,7 @@ import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import { changedUnitView, quoteView, unitDetailView, unitView } from '../../units/view.js';
-import { remember } from '../completion/remember.js';
+import { remember } from '../../kit/remember.js';
 import { emitOutcomes } from './outcomes.js';
 import { budgetVerdict } from './budget-verdict.js';
 import { noteBalance, underBudget } from '../../ledger/index.js';

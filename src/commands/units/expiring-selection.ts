@@ -5,7 +5,7 @@
 // one quote (count × price, balance before → after), --max-spend (exit 2) and the balance (exit 6)
 // checked before any extend request, asked on a terminal (--yes elsewhere, refused before any
 // request), then each unit extended at most once. This module chooses the batch; extend.ts runs it.
-import { emit, showList } from '../action.js';
+import { emit, showList } from '../../kit/action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import type { Prompter } from '../../context/prompt.js';
@@ -23,7 +23,7 @@ import {
 } from '../../units/select.js';
 import { parsePeriod, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
-import { parseInteger } from '../options.js';
+import { parseInteger } from '../../kit/options.js';
 import { CHARGES, PERIOD_LIST, periodChoices } from './ask.js';
 
 type Flags = Input['flags'];

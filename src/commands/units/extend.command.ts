@@ -1,6 +1,6 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
-import { askedIfMissing, descriptionContains, dryRun, period, pool } from '../options.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
+import { askedIfMissing, descriptionContains, dryRun, period, pool } from '../../kit/options.js';
 
 const command = () =>
   new Command('extend')

@@ -1,6 +1,6 @@
 // `units extend REF... --period P`: the whole batch priced against the balance first, then each
 // unit extended at most once (src/units/extend-safely.ts decides after ambiguous failures).
-import { emit, finished, show, type Result } from '../action.js';
+import { emit, finished, show, type Result } from '../../kit/action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { escapeControl } from '../../output/index.js';

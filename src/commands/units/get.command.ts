@@ -1,6 +1,6 @@
-import { defineCommand, type InputOf } from '../action.js';
-import { Command } from '../commander.js';
-import { connFormat } from '../options.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
+import { Command } from '../../kit/commander.js';
+import { connFormat } from '../../kit/options.js';
 
 const command = () =>
   new Command('get').description('show one unit').argument('<ref>', 'unit reference, e.g. PRX-123').addOption(connFormat());

@@ -1,11 +1,11 @@
 // `units get REF`: one unit, with its connection string.
 import type { Input } from './get.command.js';
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import * as shapes from '../../api/shapes.js';
 import { withConnFormat } from '../../output/conn.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
-import { remember } from '../completion/remember.js';
+import { remember } from '../../kit/remember.js';
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   const view = withConnFormat(ctx, unitDetailView, flags.connFormat);

@@ -1,6 +1,6 @@
 // `proxyctl units …`: one line per verb; each verb's definition is in its <verb>.command.ts.
-import { Command } from '../commander.js';
-import { defineCommand } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand } from '../../kit/action.js';
 import changeProtocol from './change-protocol.command.js';
 import check from './check.command.js';
 import create from './create.command.js';

@@ -1,6 +1,6 @@
 // `units list`: every unit, streamed page by page (so `-o conn > proxies.txt` exports all of them),
 // at most --limit of them, or the one page --page/--page-size ask for.
-import { emit, finished, showList, type Result } from '../action.js';
+import { emit, finished, showList, type Result } from '../../kit/action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/client.js';
@@ -11,11 +11,11 @@ import { parseCustomer } from '../../ledger/index.js';
 import type { Unit } from '../../units/types.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
-import { parseInteger } from '../options.js';
-import { parsePaging, takePages } from '../paging.js';
+import { parseInteger } from '../../kit/options.js';
+import { parsePaging, takePages } from '../../kit/paging.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
-import { remember } from '../completion/remember.js';
+import { remember } from '../../kit/remember.js';
 import { MAX_VALUES } from '../../config/values-cache.js';
 
 type Flags = Input['flags'];

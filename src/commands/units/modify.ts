@@ -2,7 +2,7 @@
 // on one unit (its answer, as before) or many: named, piped on stdin (`-`), or selected from the
 // active units (--pool, --tagged, --description-contains). --customer keeps each unit's own text
 // beside the tag, so it reads each unit's description first.
-import { emit, finished, show, showList, type Result } from '../action.js';
+import { emit, finished, show, showList, type Result } from '../../kit/action.js';
 import type { Input } from './modify.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';

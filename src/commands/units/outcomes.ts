@@ -1,5 +1,5 @@
 // What a bulk command (create, extend, release) shows for the items it did.
-import { emit, show, showList } from '../action.js';
+import { emit, show, showList } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import type { View } from '../../output/index.js';
 import { errorSummary, type BulkReport, type Outcome } from '../../units/bulk.js';

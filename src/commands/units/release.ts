@@ -1,6 +1,6 @@
 // `units release REF...`: permanent and unrefunded, so it asks first on a terminal and needs
 // --yes anywhere else; the refusal happens before any request.
-import { finished, type Result } from '../action.js';
+import { finished, type Result } from '../../kit/action.js';
 import type { Input } from './release.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
@@ -9,7 +9,7 @@ import { runBulk, settleBulk } from '../../units/bulk.js';
 import { applied, notRemoved } from '../../units/not-applied.js';
 import { parseRefs } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
-import { remember } from '../completion/remember.js';
+import { remember } from '../../kit/remember.js';
 import { rerunCommand } from './rerun.js';
 import { emitOutcomes } from './outcomes.js';
 

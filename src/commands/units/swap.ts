@@ -1,5 +1,5 @@
 // `units swap REF --pool NEW`: free, keeps the remaining time; prints the new connection.
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import type { Input } from './swap.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';

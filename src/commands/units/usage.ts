@@ -1,7 +1,7 @@
 // `units usage REF`: the usage record at whatever path the server publishes, with the quota as a bar.
 // The record's field names are not in the spec: known pairs are drawn as a bar, and every field
 // that arrives is shown (and passed through verbatim in JSON).
-import { show, type Result } from '../action.js';
+import { show, type Result } from '../../kit/action.js';
 import type { Input } from './usage.command.js';
 import type { Context } from '../../context/index.js';
 import { fillPath, resolveOperation } from '../../api/operations.js';

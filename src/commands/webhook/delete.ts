@@ -2,7 +2,7 @@
 // the URL `webhook disable` remembered for this API is forgotten too. Both are named, so nothing
 // goes unseen.
 import type { Input } from './delete.command.js';
-import { emit, finished, type Result } from '../action.js';
+import { emit, finished, type Result } from '../../kit/action.js';
 import * as shapes from '../../api/shapes.js';
 import type { Context } from '../../context/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';

@@ -2,7 +2,7 @@
 // and the secret. So the URL is read first and remembered in the profile, for `webhook enable`.
 // --remove is `webhook delete`, under its older name.
 import type { Input } from './disable.command.js';
-import { emit, finished, type Result } from '../action.js';
+import { emit, finished, type Result } from '../../kit/action.js';
 import * as shapes from '../../api/shapes.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { deleteWebhook } from './delete.js';

@@ -2,7 +2,7 @@
 // profile and API, shown as `webhook set` shows it (a new secret, once). It never replaces a
 // webhook that is enabled: that would rotate a secret a receiver is using.
 import type { Input } from './enable.command.js';
-import { emit, finished, type Result } from '../action.js';
+import { emit, finished, type Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
 import { getWebhook, showConfig } from './get.js';
 import { forgetWebhook, rememberedWebhook } from './disabled-webhook.js';

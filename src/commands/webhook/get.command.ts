@@ -1,5 +1,5 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
 
 const command = () => new Command('get').description('show the webhook configuration (the secret is masked in tables, shown in JSON)');
 export type Input = InputOf<typeof command>;

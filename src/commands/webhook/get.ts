@@ -1,6 +1,6 @@
 // webhook get: GET /webhook. Tables mask the secret; JSON passes it through as the API sent it.
 import type { Input } from './get.command.js';
-import { emit, finished, show, type Result, type Shown } from '../action.js';
+import { emit, finished, show, type Result, type Shown } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { rememberedWebhook } from './disabled-webhook.js';

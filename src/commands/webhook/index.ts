@@ -1,6 +1,6 @@
 // `proxyctl webhook …`: one line per verb; definitions in <verb>.command.ts.
-import { Command } from '../commander.js';
-import { defineCommand } from '../action.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand } from '../../kit/action.js';
 import del from './delete.command.js';
 import disable from './disable.command.js';
 import enable from './enable.command.js';

@@ -1,6 +1,6 @@
-import { Command } from '../commander.js';
-import { defineCommand, type InputOf } from '../action.js';
-import { collect, port, secret } from '../options.js';
+import { Command } from '../../kit/commander.js';
+import { defineCommand, type InputOf } from '../../kit/action.js';
+import { collect, port, secret } from '../../kit/options.js';
 
 const command = () =>
   new Command('listen')

@@ -3,8 +3,8 @@
 // Ctrl-C or SIGTERM. That is its normal end, so it exits 0 (like `stripe listen` and `proxyctl
 // sandbox`); failures to start are their own codes (2 for a busy port or no secret, 3 without a key).
 import type { Input } from './listen.command.js';
-import { emit, showText, type Result } from '../action.js';
-import { parseInteger } from '../options.js';
+import { emit, showText, type Result } from '../../kit/action.js';
+import { parseInteger } from '../../kit/options.js';
 import type { Context } from '../../context/index.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
 import { escapeControl, escapeDeep, outputMode, paintFor } from '../../output/index.js';

@@ -3,9 +3,9 @@
 // which polls the log (back to the last delivery seen and the oldest pending one) and prints
 // each new delivery once and each change of state once.
 import type { Input } from './log.command.js';
-import { emit, showList, showText, type Result } from '../action.js';
-import { parseInteger } from '../options.js';
-import { parsePaging, takePages } from '../paging.js';
+import { emit, showList, showText, type Result } from '../../kit/action.js';
+import { parseInteger } from '../../kit/options.js';
+import { parsePaging, takePages } from '../../kit/paging.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';

@@ -1,7 +1,7 @@
 // webhook set URL: PATCH /webhook { url }. The API returns the secret once; we show it once, say
 // so, and put it in the JSON output for scripts.
 import type { Input } from './set.command.js';
-import { emit, finished, show, type Result } from '../action.js';
+import { emit, finished, show, type Result } from '../../kit/action.js';
 import { isLoopbackHost } from '../../api/index.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';

@@ -2,7 +2,7 @@
 // server's description, default POST /webhook/test → 202 + delivery record), then follow that
 // delivery in the log until its first attempt has an outcome.
 import type { Input } from './test.command.js';
-import { emit, finished, show, type Result } from '../action.js';
+import { emit, finished, show, type Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Input } from './verify.command.js';
-import { show, showText, type Result } from '../action.js';
+import { show, showText, type Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import { SignatureError, UsageError } from '../../errors.js';
 import { matchSignature, parseSignatureArg } from '../../webhooks/signature.js';

@@ -14,7 +14,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
-  /** The body is printable ASCII without a backslash (src/api/plain.ts): no string parsed from it needs escaping. */
+  /** The body is printable ASCII without a backslash (src/net/plain.ts): no string parsed from it needs escaping. */
   plain: boolean;
 }
 

@@ -1,11 +1,11 @@
 // Commands record the values they saw (pool ids, countries, unit refs) for shell completion.
 // Never fails a command: a cache that cannot be written only costs completion.
-import type { Context } from '../../context/index.js';
-import type { Seen } from '../../config/values-cache.js';
+import type { Context } from '../context/index.js';
+import type { Seen } from '../config/values-cache.js';
 
 export async function remember(ctx: Context, seen: Seen): Promise<void> {
   try {
-    const { recordValues } = await import('../../config/values-cache.js');
+    const { recordValues } = await import('../config/values-cache.js');
     await recordValues(ctx.io.env, { profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl }, seen, ctx.now().getTime());
   } catch {
     // Read-only or full disk: TAB offers less, the command is unaffected.
