@@ -4,7 +4,9 @@
 // records its hold, with the unit refs it is about to extend. Its debits go into the journal as
 // they happen; releasing the hold at the end gives back what it did not spend. Each hold is kept
 // alive by its own proper-lockfile lock (refreshed while the process runs): a hold whose lock went
-// stale belongs to a process that was killed, and is dropped by the next run that looks.
+// stale belongs to a process that was killed. Its refs are free at once (nothing is waiting on a
+// dead run), but what it held and did not enter still counts against the day for 24 hours: the
+// purchases it had on the wire may have gone through, and a budget is never exceeded on a guess.
 //
 // Two runs that each fit the daily budget alone but not together never both spend: the second
 // sees the first's hold. Two overlapping renewals never extend a unit twice: the second sees the
@@ -126,11 +128,13 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
     const result = await underLock(lockfile, holdsPath, req.warn, async (write) => {
       const file = await readHolds(holdsPath);
       const live: HoldRecord[] = [];
+      const killed: HoldRecord[] = [];
       for (const h of file.holds) {
         const alive = await lockfile
           .check(join(journal.dir, `${journal.account}.hold-${h.id}`), { realpath: false, stale: LOCK_STALE_MS })
           .catch(() => false);
         if (alive) live.push(h);
+        else if (req.now.getTime() - Date.parse(h.at) < DAY_MS) killed.push(h);
       }
       const taken = new Set(live.flatMap((h) => h.refs));
       const asked = req.refs ?? [];
@@ -143,17 +147,21 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
       // A live hold may still spend what it held less what it has already entered.
       const enteredBy = new Map<string, number>();
       for (const e of entries) if (e.hold) enteredBy.set(e.hold, (enteredBy.get(e.hold) ?? 0) + e.priceUsd);
-      const heldToday = live.reduce((sum, h) => sum + Math.max(0, h.amountUsd - (enteredBy.get(h.id) ?? 0)), 0);
+      const remainder = (hs: HoldRecord[]) => hs.reduce((sum, h) => sum + Math.max(0, h.amountUsd - (enteredBy.get(h.id) ?? 0)), 0);
+      const heldToday = remainder(live) + remainder(killed);
       const max = req.policy?.maxSpendPerDay;
       if (max !== undefined && amountUsd > 0 && cents(spentToday) + cents(heldToday) + cents(amountUsd) > cents(max)) {
-        const others = heldToday > 0 ? ` and ${usd(heldToday)} held by other runs still at work` : '';
+        const atWork = remainder(live) > 0 ? ` and ${usd(remainder(live))} held by other runs still at work` : '';
+        const dead =
+          remainder(killed) > 0
+            ? ` and ${usd(remainder(killed))} held by runs that were killed (their purchases may have gone through)`
+            : '';
         throw new PolicyError(
-          `this would charge ${usd(amountUsd)}; ${usd(spentToday)} was spent in the last 24 hours${others}, and max-spend-per-day is ${usd(max)}; nothing was charged`,
+          `this would charge ${usd(amountUsd)}; ${usd(spentToday)} was spent in the last 24 hours${atWork}${dead}, and max-spend-per-day is ${usd(max)}; nothing was charged`,
           { code: 'budget_exceeded', hint: `${usd(Math.max(0, max - spentToday - heldToday))} is left in the daily budget now` },
         );
       }
-      live.push({ id, amountUsd, refs: [...refs], at: req.now.toISOString() });
-      await write({ holds: live });
+      await write({ holds: [...live, ...killed, { id, amountUsd, refs: [...refs], at: req.now.toISOString() }] });
       recorded = true;
       return { refs, heldElsewhere, spentToday, heldToday };
     });

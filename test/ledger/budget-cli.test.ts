@@ -1,6 +1,9 @@
 // Budgets and policy as a reseller sets them (`config set`) and meets them: refused with exit 12
 // before anything is charged, shown by --dry-run, holding across processes that run at once, and
 // overlapping renewals that extend each unit once.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cents, type Kit, pickPools, startKit } from '../helpers/index.js';
 
@@ -14,6 +17,20 @@ async function setup(opts: Parameters<typeof startKit>[0] = {}) {
   kit = await startKit({ balance: 1000, rateLimit: 10_000, ...opts });
   const [pool] = await pickPools(kit);
   return { k: kit, poolId: pool!.poolId, prices: pool!.prices };
+}
+
+/** How many recorded budget holds belong to runs whose lock has gone stale (killed). */
+function deadHolds(k: Kit) {
+  return async () => {
+    const dir = join(k.home.configDir, 'data', 'ledger');
+    const holdsFile = readdirSync(dir).find((f) => f.endsWith('.holds.json'));
+    if (!holdsFile) return 0;
+    const account = holdsFile.slice(0, -'.holds.json'.length);
+    const { holds } = JSON.parse(readFileSync(join(dir, holdsFile), 'utf8')) as { holds: { id: string }[] };
+    let dead = 0;
+    for (const h of holds) if (!(await lockfile.check(join(dir, `${account}.hold-${h.id}`), { realpath: false, stale: 5000 }))) dead++;
+    return dead;
+  };
 }
 
 async function set(k: Kit, key: string, value: string) {
@@ -74,6 +91,33 @@ describe('budgets and policy (config set)', () => {
     const over = await k.run(['units', 'create', '--pool', poolId, '--period', '24h']);
     expect(over.exitCode).toBe(12);
     expect(String(over.stderr)).toContain(`${(price * 3).toFixed(2)} USD was spent in the last 24 hours`);
+  }, 120_000);
+
+  it('a run killed while holding the budget blocks nobody, and what it may have bought still counts', async () => {
+    const { k, poolId, prices } = await setup();
+    const price = prices['24h']!;
+    await set(k, 'max-spend-per-day', (price * 3).toFixed(2));
+    k.sb.world.engineDelay = () => new Promise((r) => setTimeout(r, 1500));
+    const victim = k.run(['units', 'create', '--pool', poolId, '--period', '24h', '--count', '2'], { reject: false });
+    await expect
+      .poll(async () => ((await k.state()) as { inFlightPurchases?: number }).inFlightPurchases ?? 0, { timeout: 30_000, interval: 20 })
+      .toBeGreaterThan(0);
+    victim.kill('SIGKILL');
+    await victim;
+    k.sb.world.engineDelay = () => Promise.resolve();
+    // The lock is not stuck: a run that fits beside the dead run's hold goes ahead at once.
+    const next = await k.run(['units', 'create', '--pool', poolId, '--period', '24h']);
+    expect(next.exitCode, String(next.stderr)).toBe(0);
+    // Once its hold's lock has gone stale (the run is known dead), one more would go past the
+    // budget if the dead run's purchases went through: refused, saying why.
+    await expect.poll(deadHolds(k), { timeout: 30_000, interval: 250 }).toBeGreaterThan(0);
+    const over = await k.run(['units', 'create', '--pool', poolId, '--period', '24h']);
+    expect(over.exitCode).toBe(12);
+    expect(String(over.stderr)).toContain('held by runs that were killed (their purchases may have gone through)');
+    await expect
+      .poll(async () => ((await k.state()) as { inFlightPurchases?: number }).inFlightPurchases ?? 0, { timeout: 30_000 })
+      .toBe(0);
+    expect(cents(1000 - (await k.state()).balanceUsd)).toBeLessThanOrEqual(cents(price * 3));
   }, 120_000);
 
   it('two overlapping renewals extend each unit once; the second says which it left to the first', async () => {
