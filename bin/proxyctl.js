@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The whole tool lives in the bundle built by `npm run build` (run by `npm ci` through `prepare`).
-// This file is CommonJS (bin/package.json): Node starts a CommonJS entry a few ms sooner, and a
-// script calling `proxyctl --version` pays nothing more than Node itself (bench/RESULTS.md).
+// This file is CommonJS (bin/package.json): Node starts a CommonJS entry without its ES module
+// loader, and a script calling `proxyctl --version` pays little more than Node itself
+// (bench/RESULTS.md).
 const { readFileSync } = require('node:fs');
 
 const args = process.argv.slice(2);
@@ -37,9 +38,11 @@ function start() {
   // none and compiles the bundle as it loads.
   require('node:module').enableCompileCache?.();
   // llhttp is WebAssembly: V8 compiles it quickly (Liftoff) and then again optimised (TurboFan) in
-  // the background, which for a process making a few requests costs ~35 MiB of peak memory and
-  // ~100 ms of CPU and never pays back (bench/RESULTS.md). The CLI's choice, made here for this
-  // process only: the SDK changes no flag of the process that imports it.
-  require('node:v8').setFlagsFromString('--liftoff-only');
+  // the background once a function has run enough, which for a process making a few requests costs
+  // peak memory and CPU that it never pays back (bench/RESULTS.md). A tier-up budget that only a
+  // very long run spends keeps it on Liftoff (`--liftoff-only` says so plainly, but Node 24's V8
+  // ignores it when set at run time). The CLI's choice, made here for this process only: the SDK changes no flag of the
+  // process that imports it.
+  require('node:v8').setFlagsFromString('--wasm-tiering-budget=1000000000');
   require('../dist/cli.cjs').run();
 }

@@ -1,22 +1,19 @@
 // Node 20 is the floor, and users run 22 and 24 too. `npm test` ends here: after the whole suite on
 // this machine's Node, the end-to-end set runs again with the spawned binary on Node 22 and 24, and
-// a smoke set on 20.18.1 (engines' exact floor). The npm registry ships Node itself as the `node`
-// package; each version is installed once into node_modules/.cache/proxyctl-node/ (outside the
-// project's dependencies; later runs reuse it, installs prefer npm's cache). Vitest itself stays on
-// this Node; the tests spawn the binary with PROXYCTL_TEST_NODE (test/helpers/cli.ts), and that
-// Node is first on PATH for tests that spawn through a shell. test/e2e/node-version.test.ts checks
-// the binary really ran on it. Exit 1 if any run fails.
+// a smoke set on 20.18.1 (engines' exact floor), each Node installed from the npm registry
+// (scripts/lib/node-binary.mjs). Vitest itself stays on this Node; the tests spawn the binary with
+// PROXYCTL_TEST_NODE (test/helpers/cli.ts), and that Node is first on PATH for tests that spawn
+// through a shell. test/e2e/node-version.test.ts checks the binary really ran on it. Exit 1 if any
+// run fails.
 //
 // Usage: node scripts/test-node-versions.mjs [22|24|20.18.1 ...]   (default: all three, in parallel)
 // PROXYCTL_SKIP_NODE_VERSIONS=1 skips it (for a quick local `npm test`; CI never sets it).
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { nodeBinary } from './lib/node-binary.mjs';
 
 const root = join(import.meta.dirname, '..');
-const run = promisify(execFile);
 
 /** Whole-CLI flows and every test file that spawns the binary for a purchase, a webhook or a pipe. */
 const E2E = [
@@ -37,25 +34,6 @@ if (process.env.PROXYCTL_SKIP_NODE_VERSIONS === '1') {
 }
 const wanted = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(RUNS);
 for (const v of wanted) if (!RUNS[v]) throw new Error(`unknown version ${v} (one of ${Object.keys(RUNS).join(', ')})`);
-
-/** node_modules/.cache/proxyctl-node/<version>/node_modules/.bin/node, installed when missing or not that version. */
-async function nodeBinary(version) {
-  const dir = join(root, 'node_modules', '.cache', 'proxyctl-node', version);
-  const bin = join(dir, 'node_modules', '.bin', 'node');
-  if (existsSync(bin) && matches(await versionOf(bin).catch(() => ''), version)) return bin;
-  mkdirSync(dir, { recursive: true });
-  // Its own package.json, so npm installs here and not into the repository above it.
-  writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
-  await run('npm', ['install', `node@${version}`, '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], {
-    cwd: dir,
-  });
-  const got = await versionOf(bin);
-  if (!matches(got, version)) throw new Error(`npm installed Node ${got} for node@${version}`);
-  return bin;
-}
-
-const versionOf = async (bin) => (await run(bin, ['-p', 'process.versions.node'])).stdout.trim();
-const matches = (got, version) => got === version || got.startsWith(`${version}.`);
 
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
 

@@ -128,8 +128,8 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     .slice(0, MAX_SCOPES);
   ensurePrivateDir(dir);
   const path = join(dir, FILE);
-  // A name no other writer picks ('wx' fails rather than share one); node:crypto would be ~17 more
-  // modules to load for every command that records values.
+  // A name no other writer picks ('wx' fails rather than share one); node:crypto would be more
+  // of Node's modules to load for every command that records values.
   const tmp = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
   try {
     writeFileSync(tmp, `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`, { mode: 0o600, flag: 'wx' });

@@ -1,6 +1,6 @@
 // Which lists of a paged answer need no escaping for a terminal, decided once per page from the
-// bytes of the body rather than once per string of every item (a 10,000-unit `-o conn` export
-// checked ~300,000 strings; bench/RESULTS.md).
+// bytes of the body rather than once per string of every item (which, for a 10,000-unit `-o conn`
+// export, showed in its time; bench/RESULTS.md).
 //
 // A JSON text whose bytes are all printable ASCII (0x20–0x7E, and JSON's whitespace between tokens)
 // and hold no backslash parses to strings (keys too) of printable ASCII only: inside a JSON string

@@ -203,7 +203,7 @@ function bodyText(bytes: Buffer, plain: boolean): string {
 export async function send(req: RawRequest, opts: TransportOptions): Promise<RawResponse> {
   if (req.signal?.aborted) throw new InterruptedError();
   // Date.now(), not performance.now(): the elapsed time only words an error message, and the first
-  // use of `performance` loads ~8 of Node's modules (perf_hooks) on every command.
+  // use of `performance` loads perf_hooks and the Node modules it needs on every command.
   const started = Date.now();
   const deadline = AbortSignal.timeout(opts.timeoutMs);
   let inTunnel = false;

@@ -1,7 +1,7 @@
 // The parts of undici a request needs, and nothing else. `import 'undici'` loads all of it
-// (fetch, WebSocket, EventSource, mocks, caches, interceptors: ~110 files, ~60 ms and ~9 MiB
-// before the first byte, see bench/RESULTS.md); a command needs the pool, the proxy-aware agent
-// and the promise API. undici 7 has no "exports" map, so these paths are reachable; the build
+// (fetch, WebSocket, EventSource, mocks, caches, interceptors), paid in time and memory before
+// the first byte (bench/RESULTS.md); a command needs the pool, the proxy-aware agent and the
+// promise API. undici 7 has no "exports" map, so these paths are reachable; the build
 // bundles them (scripts/build.mjs), pinning undici's internal layout at build time, and makes its
 // HTTP/2 client load on first use (see there). src/types/undici-lib.d.ts types the paths.
 import type * as Undici from 'undici';

@@ -30,7 +30,7 @@ export function escapeControl(s: string): string {
 /** The same value with every string in it (and every key) escaped; numbers, booleans and null as they are. */
 export function escapeDeep<T>(value: T): T {
   // Nearly every value has nothing to escape: then it is returned as it is, not copied (copying
-  // each of 10,000 units cost `units list --all` more than fetching them; bench/RESULTS.md).
+  // every unit of a long `units list --all` cost more than fetching them; bench/RESULTS.md).
   return needsEscape(value) ? escapeCopy(value) : value;
 }
 

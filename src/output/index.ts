@@ -134,8 +134,8 @@ function tsvField(s: string): string {
 
 /**
  * What printList writes to stdout, gathered for one turn of the event loop and written at once:
- * a streamed page of 200 units is one write() rather than 200 (10,000 single writes were about a
- * third of `units list --all -o conn`'s time, bench/RESULTS.md). Everything gathered is written
+ * a streamed page of 200 units is one write() rather than 200 (single writes, each through the
+ * stream machinery, dominated `units list --all -o conn`; bench/RESULTS.md). Everything gathered is written
  * as soon as the loop waits (for the next page, say), at 64 KiB, and by flush() at the end, so a
  * stream still shows each page as it arrives.
  */
@@ -176,8 +176,8 @@ export async function printList<T>(ctx: Context, items: ListItems<T>, view: View
 }
 
 // The per-item loops index the page rather than use for-of: run once per page, they mostly run
-// before V8 optimises them, and unoptimised for-of allocates a result object per item (~0.7 MB
-// for a 10,000-unit list, with noting() in units list).
+// before V8 optimises them, and unoptimised for-of allocates a result object per item (units
+// list's noting() loops the same way).
 async function printListTo<T>(out: LineBatch, ctx: Context, items: ListItems<T>, view: View<T>): Promise<number> {
   const mode = outputMode(ctx);
   let count = 0;
