@@ -96,7 +96,7 @@ export async function serve(given: Context, options: ServerOptions): Promise<num
     try {
       return toolResult(await call, reveal);
     } catch (err) {
-      ctx.notice(escapeControl(`mcp: ${name} failed: ${(err as Error).message ?? String(err)}`));
+      ctx.notice(`mcp: ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
       if (ctx.globals.debug && err instanceof Error && err.stack) ctx.io.stderr.write(`[debug] ${escapeControl(err.stack)}\n`);
       return errorResult(err, reveal);
     } finally {

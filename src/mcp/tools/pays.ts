@@ -138,6 +138,10 @@ const createUnits = defineTool({
     quoteId: z.string(),
     ...bulkOutput,
     replayed: z.number().int().describe('units this quote had bought already: shown again, not charged again'),
+    untagged: z
+      .array(z.string())
+      .optional()
+      .describe('units bought whose description could not be written: the same quoteId again writes it (nothing is bought again)'),
     chargedUsd: z.number(),
     balanceUsd: z.number().optional().describe('the balance read back after paying'),
   }),
@@ -169,6 +173,7 @@ const createUnits = defineTool({
         // Nothing bought at all is the failure itself (after the charge is settled: there is none).
         ...bulkResult(batch.report, 'item'),
         replayed: batch.replayed.size,
+        ...(batch.untagged.size > 0 ? { untagged: [...batch.untagged.keys()] } : {}),
         chargedUsd,
         ...(charge?.balanceUsd !== undefined ? { balanceUsd: charge.balanceUsd } : {}),
       };
