@@ -1,7 +1,8 @@
 // The layer rules of docs/architecture.md, checked by `npm run lint:deps` (part of `npm test`).
-// Layers, top to bottom: cli → main → commands → kit (the command kit) → context → units/webhooks/ledger → api/config/output → net →
+// Layers, top to bottom: cli → main → commands and mcp → kit (the command kit) → context → units/webhooks/ledger → api/config/output → net →
 // leaf (errors, io, version, in-flight, globals, activity); src/sdk.ts is a second entry beside cli/main. A module may import its own layer or any layer
-// below it, never one above; src/sandbox stands alone. Type-only and dynamic imports count too.
+// below it, never one above; src/sandbox stands alone. Type-only and dynamic imports count too. src/mcp (the agent server)
+// sits beside commands: its tools call the functions the verbs export, and only the mcp command loads it.
 const LEAF = '^src/(errors|io|version|in-flight|globals|activity)[.]ts$';
 const upward = (name, from, forbidden) => ({
   name,
@@ -17,12 +18,27 @@ module.exports = {
     upward(
       'lower-imports-upward',
       '^src/(api|config|output)/',
-      '^src/(units|webhooks|ledger|context|kit|commands|sandbox)/|^src/(main|cli)[.]ts$',
+      '^src/(units|webhooks|ledger|context|kit|commands|mcp|sandbox)/|^src/(main|cli)[.]ts$',
     ),
-    upward('domain-imports-upward', '^src/(units|webhooks|ledger)/', '^src/(context|kit|commands|sandbox)/|^src/(main|cli)[.]ts$'),
-    upward('context-imports-upward', '^src/context/', '^src/(kit|commands|sandbox)/|^src/(main|cli)[.]ts$'),
-    upward('kit-imports-commands', '^src/kit/', '^src/(commands|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('domain-imports-upward', '^src/(units|webhooks|ledger)/', '^src/(context|kit|commands|mcp|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('context-imports-upward', '^src/context/', '^src/(kit|commands|mcp|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward('kit-imports-commands', '^src/kit/', '^src/(commands|mcp|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('commands-import-upward', '^src/commands/', '^src/(main|cli)[.]ts$'),
+    upward('mcp-imports-upward', '^src/mcp/', '^src/sandbox/|^src/(main|cli)[.]ts$'),
+    {
+      name: 'only-the-mcp-command-loads-the-server',
+      severity: 'error',
+      comment: 'src/mcp is the agent server: the mcp command starts it; no other command (nor the verbs its tools call) imports it',
+      from: { path: '^src/commands/', pathNot: '^src/commands/mcp/' },
+      to: { path: '^src/mcp/' },
+    },
+    {
+      name: 'mcp-sdk-only-in-the-server',
+      severity: 'error',
+      comment: 'the MCP SDK and zod load only when proxyctl mcp runs: only src/mcp imports them',
+      from: { pathNot: '^src/mcp/' },
+      to: { path: '(^|/)node_modules/(@modelcontextprotocol/sdk|zod)/' },
+    },
     upward('main-imports-cli', '^src/main[.]ts$', '^src/cli[.]ts$'),
     {
       name: 'sdk-is-an-entry',
@@ -37,7 +53,7 @@ module.exports = {
       comment:
         'src/sdk.ts wraps the API client and the domain (units/) for code: no CLI wiring (context, commands, main, cli), no config dir, no printing, no sandbox',
       from: { path: '^src/sdk[.]ts$' },
-      to: { path: '^src/(context|commands|config|output|sandbox)/|^src/(main|cli)[.]ts$' },
+      to: { path: '^src/(context|commands|mcp|config|output|sandbox)/|^src/(main|cli)[.]ts$' },
     },
     {
       name: 'sandbox-stands-alone',
@@ -99,6 +115,8 @@ module.exports = {
     parser: 'swc',
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
+    // Packages' `exports` maps, as Node resolves them (the MCP SDK's subpaths exist only there).
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
     exclude: { path: '^src/.*[.]md$' },
   },
 };

@@ -8,6 +8,7 @@ import completion from './completion/print.command.js';
 import config from './config/index.js';
 import help from './help/help.command.js';
 import { session } from './login/index.js';
+import mcp from './mcp/index.js';
 import { account, me } from './me/index.js';
 import pools from './pools/index.js';
 import profiles from './profiles/index.js';
@@ -24,5 +25,5 @@ export const commands: readonly AnyDefinition[] = [
   ...inGroup('Webhooks', [webhook]),
   ...inGroup('Sandbox', [sandbox]),
   ...inGroup('Setup', [...session, profiles, config, completion]),
-  ...inGroup('Tooling', [...raw, help]),
+  ...inGroup('Tooling', [...raw, mcp, help]),
 ];

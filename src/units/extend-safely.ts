@@ -7,7 +7,10 @@ import { ApiError, ConflictError, NetworkError } from '../errors.js';
 import { requireExtended } from './not-applied.js';
 import type { Extended, ExtendResult } from './types.js';
 import * as shapes from '../api/shapes.js';
-import { enter, extendEntry, type Ledger } from '../ledger/index.js';
+import { enter, extendEntry, underBudget, type Ledger, type Spend } from '../ledger/index.js';
+import { runBulk, type BulkOptions, type BulkReport } from './bulk.js';
+import { stopFailingPools } from './pool-stop.js';
+import { cents, type Quote } from './quote.js';
 
 export interface ExtendInput {
   ref: string;
@@ -116,5 +119,56 @@ async function recover(api: ApiClient, ref: string, period: string, before: stri
     code: 'extend_unknown',
     hint: `check with proxyctl units get ${ref} before extending it again`,
     cause: err,
+  });
+}
+
+/** What extending a batch at one quote charges, for underBudget and the budget verdict of a dry run. */
+export function extensionSpend(q: Quote, period: string, refs: readonly string[], pools?: ReadonlyMap<string, string>): Spend {
+  return {
+    cost: (rs: readonly string[]) => (cents(q.unitPrice) * rs.length) / 100,
+    period,
+    poolIds: [...(pools?.values() ?? [])],
+    refs,
+  };
+}
+
+export interface ExtendBatchOptions {
+  refs: readonly string[];
+  period: string;
+  /** The batch's quote: its unit price is what the ledger enters, its balance what extendSafely compares. */
+  quote: Quote;
+  ledger: Ledger | undefined;
+  /** Each unit's pool, when known: a pool failing upstream stops its remaining units. */
+  pools?: ReadonlyMap<string, string> | undefined;
+  /** Each unit's expiry when it was selected or quoted: one extended elsewhere since is not extended again. */
+  expiries?: ReadonlyMap<string, string | undefined> | undefined;
+  onEvent?: BulkOptions<string>['onEvent'];
+  /** Told which refs another run is extending at this moment (they are left to it), before any request. */
+  onHeldElsewhere?: (refs: string[]) => void;
+}
+
+/**
+ * The one extend path of `units extend` and the agent's extend_units: within the ledger's policy
+ * and budget (a hold on the refs, so two overlapping runs never extend a unit twice), each unit
+ * extended at most once by extendSafely, a pool that keeps failing upstream stopped.
+ */
+export async function extendBatch(ctx: { signal: AbortSignal }, api: ApiClient, o: ExtendBatchOptions): Promise<BulkReport<ExtendResult>> {
+  const extendOne = stopFailingPools(o.pools);
+  return underBudget(o.ledger, extensionSpend(o.quote, o.period, o.refs, o.pools), (refs, held) => {
+    const elsewhere = o.refs.filter((r) => !refs.includes(r));
+    if (elsewhere.length > 0) o.onHeldElsewhere?.(elsewhere);
+    return runBulk(ctx, [...refs], { verb: 'extended', label: (r) => r, ...(o.onEvent ? { onEvent: o.onEvent } : {}) }, (ref) =>
+      extendOne(ref, () =>
+        extendSafely(api, {
+          ref,
+          period: o.period,
+          balanceBefore: o.quote.balanceUsd,
+          concurrent: refs.length > 1,
+          ledger: held,
+          priceUsd: o.quote.unitPrice,
+          selectedExpiry: o.expiries?.get(ref),
+        }),
+      ),
+    );
   });
 }

@@ -60,7 +60,7 @@ describe('proxyctl --help', () => {
     expect(s.get('Webhooks')).toEqual(['webhook']);
     expect(s.get('Sandbox')).toEqual(['sandbox']);
     expect(s.get('Setup')).toEqual(['login', 'logout', 'profiles', 'config', 'completion']);
-    expect(s.get('Tooling')).toEqual(['api', 'openapi', 'help']);
+    expect(s.get('Tooling')).toEqual(['api', 'openapi', 'mcp', 'help']);
     expect(s.get('Help topics')).toEqual(['environment', 'exit-codes']);
     expect(s.get('Global options')).toContain('--profile');
     expect(r.out).toContain('Environment: PROXYCTL_API_KEY, PROXYCTL_BASE_URL');

@@ -5,10 +5,9 @@ import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
 import { escapeControl } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
-import { runBulk, settleBulk } from '../../units/bulk.js';
+import { settleBulk } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
-import { extendSafely } from '../../units/extend-safely.js';
-import { stopFailingPools } from '../../units/pool-stop.js';
+import { extendBatch, extensionSpend } from '../../units/extend-safely.js';
 import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, quoteExtension } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
 import { quoteView } from '../../units/view.js';
@@ -19,7 +18,7 @@ import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 import { emitOutcomes } from './outcomes.js';
 import { ConflictError, UsageError } from '../../errors.js';
-import { noteBalance, underBudget } from '../../ledger/index.js';
+import { noteBalance } from '../../ledger/index.js';
 import { money } from '../../output/index.js';
 import { cents, priceFor } from '../../units/quote.js';
 import { someRefs } from '../../units/select.js';
@@ -63,12 +62,7 @@ export async function extendUnits(given: ExtendOptions, ctx: Context): Promise<v
   const opts = given.fit ? await fitted(ctx, given) : given;
   const q = await quoteExtension(api, opts.period, opts.refs.length, opts.prices);
   await noteBalance(ledger, q.balanceUsd);
-  const spend = {
-    cost: (refs: readonly string[]) => (cents(q.unitPrice) * refs.length) / 100,
-    period: opts.period,
-    poolIds: [...(opts.pools?.values() ?? [])],
-    refs: opts.refs,
-  };
+  const spend = extensionSpend(q, opts.period, opts.refs, opts.pools);
   const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
   if (opts.dryRun) {
     const budget = await budgetVerdict(ledger, spend);
@@ -93,28 +87,20 @@ export async function extendUnits(given: ExtendOptions, ctx: Context): Promise<v
     printQuote(ctx, q, what);
     await confirmCharge(opts.confirm, 'extend', q);
   } else if (opts.what) ctx.notice(describeQuote(q, what));
-  const extendOne = stopFailingPools(opts.pools);
   // Units another run is extending right now are left to it: two overlapping renewals never
   // extend one unit twice (src/ledger/budget.ts holds the refs across processes).
-  const report = await underBudget(ledger, spend, (refs, held) => {
-    const elsewhere = opts.refs.filter((r) => !refs.includes(r));
-    if (elsewhere.length > 0)
+  const report = await extendBatch(ctx, api, {
+    refs: opts.refs,
+    period: opts.period,
+    quote: q,
+    ledger,
+    pools: opts.pools,
+    expiries: opts.expiries,
+    onEvent: progressRenderer(ctx),
+    onHeldElsewhere: (elsewhere) =>
       ctx.warn(
         `${someRefs(elsewhere)} ${elsewhere.length === 1 ? 'is' : 'are'} being extended by another proxyctl run at this moment; left to it, not extended again`,
-      );
-    return runBulk(ctx, [...refs], { verb: 'extended', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
-      extendOne(ref, () =>
-        extendSafely(api, {
-          ref,
-          period: opts.period,
-          balanceBefore: q.balanceUsd,
-          concurrent: refs.length > 1,
-          ledger: held,
-          priceUsd: q.unitPrice,
-          selectedExpiry: opts.expiries?.get(ref),
-        }),
       ),
-    );
   });
   // A selected unit another run extended in the meantime is renewed already: left out, said once.
   const elsewhere = report.outcomes.filter((o) => !o.ok && o.error instanceof ConflictError && o.error.code === 'extended_elsewhere');

@@ -23,7 +23,7 @@ type Flags = Input['flags'];
 
 export type ModifyBody = ModifyRequest;
 
-interface Change {
+export interface Change {
   body: ModifyBody;
   /** --customer: each unit's description gets this tag, its other text kept. */
   customer: string | undefined;
@@ -44,7 +44,7 @@ export function parseModify(f: Flags): Change {
 }
 
 /** The body for one unit: with --customer and no --description, its own description re-tagged. */
-function bodyFor(change: Change, current: string | undefined): ModifyBody {
+export function bodyFor(change: Change, current: string | undefined): ModifyBody {
   if (change.customer === undefined || change.body.description !== undefined) return change.body;
   return { ...change.body, description: withCustomer(current, change.customer) };
 }
@@ -135,7 +135,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   return finished(ctx);
 }
 
-async function readDescription(ctx: Context, ref: string): Promise<string | undefined> {
+export async function readDescription(ctx: Context, ref: string): Promise<string | undefined> {
   const api = await ctx.api();
   return descriptionOf(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit));
 }

@@ -3,6 +3,7 @@
 import { finished, type Result } from '../../kit/action.js';
 import type { Input } from './release.command.js';
 import type { Context } from '../../context/index.js';
+import type { ApiClient } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { progressRenderer } from '../../output/progress.js';
 import { runBulk, settleBulk } from '../../units/bulk.js';
@@ -41,14 +42,19 @@ export async function confirmRelease(refs: string[], ctx: Context): Promise<void
   );
 }
 
+/** One unit released (DELETE), or the API's answer as the failure when it did not say `removed: true`. */
+export async function releaseUnit(api: ApiClient, ref: string): Promise<Removed> {
+  const res = await api.request('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
+  // Only `removed: true` is a release; anything else fails this item with the API's answer.
+  if (!applied(res.data, 'removed')) throw await notRemoved(api, ref, res.data, res.requestId);
+  return res.data;
+}
+
 export async function releaseUnits(refs: string[], ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r, onEvent: progressRenderer(ctx) }, async (ref) => {
-    const res = await api.request('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
-    // Only `removed: true` is a release; anything else fails this item with the API's answer.
-    if (!applied(res.data, 'removed')) throw await notRemoved(api, ref, res.data, res.requestId);
-    return res.data;
-  });
+  const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
+    releaseUnit(api, ref),
+  );
   await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
   await remember(ctx, { remove: { units: report.outcomes.flatMap((o) => (o.ok ? [o.label] : [])) } });
   // After Ctrl-C: the units not started. --yes is repeated only if it was given: a release confirmed

@@ -59,7 +59,7 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
  * (src/units/same-country.ts) and named on stderr. None available is exit 5, naming the country:
  * the input was fine, what is missing is a pool on the server (like a swap to an unknown pool, 404).
  */
-async function sameCountryPool(ref: string, ctx: Context): Promise<string> {
+export async function sameCountryPool(ref: string, ctx: Context): Promise<string> {
   const api = await ctx.api();
   const unit = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);

@@ -1,0 +1,195 @@
+// The read tools: what `pools`, `prices`, `me`, `units list|get|usage`, `spend` and `webhook log`
+// show, through the functions those verbs call, as structured results. None changes anything.
+import { z } from 'zod';
+import * as shapes from '../../api/shapes.js';
+import { parseListFlags } from '../../commands/units/list.js';
+import { readUsage } from '../../commands/units/usage.js';
+import { listPools, parseOptions } from '../../commands/pools/list.js';
+import { fetchPrices } from '../../commands/catalogue/prices.js';
+import { fetchSnapshot } from '../../commands/me/show.js';
+import { parseWhen } from '../../commands/spend/spend.js';
+import { parseLogFlags } from '../../commands/webhook/log.js';
+import { UsageError } from '../../errors.js';
+import { GROUPINGS, groupSpend, inWindow, totalUsd } from '../../ledger/report.js';
+import { takePages } from '../../kit/paging.js';
+import { unitFilter } from '../../units/select.js';
+import { parseRef, UNIT_STATUSES } from '../../units/validate.js';
+import { READS_API, READS_LOCAL, defineTool, type AnyTool } from '../tool.js';
+
+/** Most items one list call returns; an agent pages by narrowing the filters. */
+const MAX_LIST = 1000;
+
+const unit = z.looseObject({ proxyRef: z.string() }).describe('a unit as the API answers it (passwords masked)');
+const text = z.string().min(1);
+
+/** At most `limit` items of a paged list, and whether more were there. */
+async function firstItems<T>(pages: AsyncIterable<T[]>, limit: number): Promise<{ items: T[]; truncated: boolean }> {
+  const items: T[] = [];
+  for await (const page of pages) items.push(...page);
+  return { items: items.slice(0, limit), truncated: items.length > limit };
+}
+
+const listUnits = defineTool({
+  name: 'list_units',
+  title: 'List units',
+  description:
+    'Units of the account, active ones unless a status says otherwise (as `proxyctl units list`), filtered by pool, status, customer tag, description text or expiry.',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({
+    status: z.enum(UNIT_STATUSES).optional().describe('only units with this status'),
+    pool: text.optional().describe('only units of this pool id, e.g. US-12'),
+    customer: text.optional().describe('only units tagged for this customer (customer=NAME in the description)'),
+    descriptionContains: text.optional().describe('only units whose description contains this text, in any case'),
+    expiringWithinHours: z.number().int().min(1).optional().describe('only units expiring within this many hours'),
+    includeExpired: z.boolean().optional().describe('include expired units'),
+    limit: z.number().int().min(1).max(MAX_LIST).default(100).describe(`at most this many units (1 to ${MAX_LIST}, default 100)`),
+  }),
+  output: z.object({
+    units: z.array(unit),
+    count: z.number().int(),
+    truncated: z.boolean().describe('true when more units match than were returned'),
+  }),
+  async run(a, { ctx }) {
+    // The CLI's own flag parsing: the same pool-id normalising and status and customer checks.
+    const opts = parseListFlags({
+      status: a.status,
+      pool: a.pool,
+      customer: a.customer,
+      descriptionContains: a.descriptionContains,
+      expiringWithin: a.expiringWithinHours === undefined ? undefined : String(a.expiringWithinHours),
+      includeExpired: a.includeExpired ? true : undefined,
+      // One more than asked, to tell whether more match.
+      limit: String(a.limit + 1),
+    });
+    const api = await ctx.api();
+    const pages = api.pages('/units', shapes.unit, opts.query);
+    const { items, truncated } = await firstItems(takePages(pages, opts.limit, unitFilter(opts)), a.limit);
+    return { units: items, count: items.length, truncated };
+  },
+});
+
+const getUnit = defineTool({
+  name: 'get_unit',
+  title: 'Get a unit',
+  description: 'One unit by its reference, with its address, protocol, expiry and credentials (as `proxyctl units get`).',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({ ref: text.describe('unit reference, e.g. PRX-123') }),
+  output: unit,
+  async run(a, { ctx }) {
+    const api = await ctx.api();
+    return api.get(`/units/${encodeURIComponent(parseRef(a.ref))}`, shapes.unit);
+  },
+});
+
+const getUsage = defineTool({
+  name: 'get_usage',
+  title: 'Get a unit’s traffic usage',
+  description: 'The traffic a unit has used against its quota or daily limit (as `proxyctl units usage`).',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({ ref: text.describe('unit reference, e.g. PRX-123') }),
+  output: z.looseObject({}).describe('the usage record as the API answers it'),
+  run: async (a, { ctx }) => readUsage(parseRef(a.ref), ctx),
+});
+
+const listPoolsTool = defineTool({
+  name: 'list_pools',
+  title: 'List pools',
+  description: 'The pools units can be bought in, with availability and prices per period (as `proxyctl pools`).',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({
+    country: text.optional().describe('only this country (ISO alpha-2, e.g. US)'),
+    provider: text.optional().describe('only this carrier'),
+    state: text.optional().describe('only this state or region'),
+    rotation: text.optional().describe('only this rotation interval, e.g. 10m'),
+  }),
+  output: z.object({
+    pools: z.array(z.looseObject({ poolId: z.string() })),
+    prices: z.record(z.string(), z.unknown()).optional().describe('USD per period, when the server gives one schedule for every pool'),
+  }),
+  async run(a, { ctx }) {
+    const { data, prices } = await listPools(parseOptions(a), ctx);
+    return { pools: data, ...(prices ? { prices } : {}) };
+  },
+});
+
+const getPrices = defineTool({
+  name: 'get_prices',
+  title: 'Get prices',
+  description: 'The price in USD of a unit (and of an extension) per period (as `proxyctl prices`).',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({}),
+  output: z.looseObject({ prices: z.record(z.string(), z.number()) }),
+  run: async (_a, { ctx }) => fetchPrices(ctx),
+});
+
+const getAccount = defineTool({
+  name: 'get_account',
+  title: 'Get the account',
+  description: 'The account: balance in USD, discount, unit counts, prices and webhook (as `proxyctl me`).',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({}),
+  output: z.looseObject({ balanceUsd: z.number() }),
+  run: async (_a, { ctx }) => fetchSnapshot(ctx),
+});
+
+const getSpend = defineTool({
+  name: 'get_spend',
+  title: 'Get spending',
+  description:
+    "What proxyctl's ledger says was spent (by the CLI, scripts, agents and webhook listen --ledger): every debit, or totals per day, week, month, customer, pool, country or period (as `proxyctl spend`).",
+  scope: 'read',
+  annotations: READS_LOCAL,
+  input: z.object({
+    since: text.optional().describe('from this date (YYYY-MM-DD), time (ISO 8601) or this long ago (24h, 7d)'),
+    until: text.optional().describe('up to this date (to the end of that day), time or this long ago; default now'),
+    by: z.enum(GROUPINGS).optional().describe('totals per group instead of one row per debit'),
+  }),
+  output: z.object({
+    totalUsd: z.number(),
+    count: z.number().int().describe('debits in the window'),
+    entries: z.array(z.looseObject({ ref: z.string(), priceUsd: z.number() })).optional(),
+    groups: z.array(z.looseObject({ group: z.string(), totalUsd: z.number() })).optional(),
+  }),
+  async run(a, { ctx, session }) {
+    const now = ctx.now();
+    const since = a.since === undefined ? undefined : parseWhen(a.since, 'since', now, false);
+    const until = a.until === undefined ? undefined : parseWhen(a.until, 'until', now, true);
+    if (since && until && since >= until) throw new UsageError('since must be before until');
+    const ledger = await session.ledger();
+    const entries = inWindow(await ledger.journal.read(), since, until);
+    const total = { totalUsd: totalUsd(entries), count: entries.length };
+    // Plain copies: the result is JSON, whatever the ledger's types carry.
+    return a.by
+      ? { ...total, groups: groupSpend(entries, a.by).map((g) => ({ ...g })) }
+      : { ...total, entries: entries.map((e) => ({ ...e })) };
+  },
+});
+
+const listDeliveries = defineTool({
+  name: 'list_deliveries',
+  title: 'List webhook deliveries',
+  description: 'The webhook delivery log, newest first (as `proxyctl webhook log`).',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({
+    status: z.enum(['PENDING', 'DELIVERED', 'FAILED']).optional(),
+    event: text.optional().describe('event name, e.g. unit.created'),
+    limit: z.number().int().min(1).max(MAX_LIST).default(50).describe(`at most this many deliveries (1 to ${MAX_LIST}, default 50)`),
+  }),
+  output: z.object({ deliveries: z.array(z.looseObject({ id: z.string() })), count: z.number().int(), truncated: z.boolean() }),
+  async run(a, { ctx }) {
+    const opts = parseLogFlags({ status: a.status, event: a.event, limit: String(a.limit + 1) });
+    const api = await ctx.api();
+    const pages = api.pages('/webhook/deliveries', shapes.delivery, opts.query);
+    const { items, truncated } = await firstItems(takePages(pages, opts.limit), a.limit);
+    return { deliveries: items, count: items.length, truncated };
+  },
+});
+
+export const readTools: readonly AnyTool[] = [getAccount, listPoolsTool, getPrices, listUnits, getUnit, getUsage, getSpend, listDeliveries];

@@ -1,0 +1,100 @@
+// The write tools (--allow-write): `units modify`, `units swap` and `units release` through the
+// functions those verbs call. They charge nothing; release destroys, so it must be confirmed with
+// the count of the units it is about to delete.
+import { z } from 'zod';
+import { bodyFor, modifyUnit, parseModify, readDescription } from '../../commands/units/modify.js';
+import { releaseUnit } from '../../commands/units/release.js';
+import { sameCountryPool, swapUnit } from '../../commands/units/swap.js';
+import { UsageError } from '../../errors.js';
+import { runBulk } from '../../units/bulk.js';
+import { normalisePoolId } from '../../units/catalogue-ids.js';
+import { MAX_COUNT, parseRef, parseRefs } from '../../units/validate.js';
+import { bulkOutput, bulkResult } from '../bulk.js';
+import { defineTool, type AnyTool } from '../tool.js';
+
+const refs = z
+  .array(z.string().min(1))
+  .min(1)
+  .max(MAX_COUNT)
+  .describe(`unit references, e.g. ["PRX-123"] (1 to ${MAX_COUNT}; one named twice is done once)`);
+
+const modifyUnits = defineTool({
+  name: 'modify_units',
+  title: 'Modify units',
+  description:
+    'Replace the description, tag for a customer (customer=NAME in the description, the rest of the text kept) or replace the IP whitelist of units (as `proxyctl units modify`). Free.',
+  scope: 'write',
+  // A description or whitelist given replaces the one there: not only additive.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  input: z.object({
+    refs,
+    description: z.string().optional().describe('the new description (replaces the old one)'),
+    customer: z.string().min(1).optional().describe('tag the units for this customer, keeping the rest of their description'),
+    allowIps: z.array(z.string()).min(1).optional().describe('the new IP whitelist (replaces the list; http_noauth units)'),
+  }),
+  output: z.object(bulkOutput),
+  async run(a, { ctx, signal }) {
+    const change = parseModify({ description: a.description, customer: a.customer, allowIp: a.allowIps });
+    const report = await runBulk({ signal }, parseRefs(a.refs), { verb: 'modified', label: (r) => r }, async (ref) => {
+      const current = change.customer !== undefined && change.body.description === undefined ? await readDescription(ctx, ref) : undefined;
+      return modifyUnit(ref, bodyFor(change, current), ctx);
+    });
+    return bulkResult(report);
+  },
+});
+
+const swapUnitTool = defineTool({
+  name: 'swap_unit',
+  title: 'Swap a unit to another pool',
+  description:
+    'Move a unit to another pool, keeping its remaining time (as `proxyctl units swap`). Free, but its address changes: clients using the old one stop working. Give pool, or sameCountry to let proxyctl pick an available pool in the same country.',
+  scope: 'write',
+  // The old address stops working, and swapping again moves the unit again.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  input: z.object({
+    ref: z.string().min(1).describe('unit reference, e.g. PRX-123'),
+    pool: z.string().min(1).optional().describe('the new pool id, e.g. US-14'),
+    sameCountry: z
+      .boolean()
+      .optional()
+      .describe("pick an available pool in the unit's country (same state first, another provider preferred)"),
+  }),
+  output: z.looseObject({ proxyRef: z.string() }),
+  async run(a, { ctx }) {
+    const ref = parseRef(a.ref);
+    if (a.sameCountry && a.pool !== undefined) throw new UsageError('sameCountry picks the pool itself; leave out pool');
+    if (!a.sameCountry && a.pool === undefined) throw new UsageError('give pool (the new pool id) or sameCountry: true');
+    const pool = a.sameCountry ? await sameCountryPool(ref, ctx) : normalisePoolId(a.pool!);
+    return swapUnit(ref, pool, ctx);
+  },
+});
+
+const releaseUnits = defineTool({
+  name: 'release_units',
+  title: 'Release units',
+  description:
+    'Delete units permanently, with no refund (as `proxyctl units release`). Refused unless confirm repeats how many units are named.',
+  scope: 'write',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  input: z.object({
+    refs,
+    confirm: z.number().int().describe('the number of units in refs, repeated to confirm that they are to be deleted for good'),
+  }),
+  output: z.object(bulkOutput),
+  async run(a, { ctx, signal }) {
+    const list = parseRefs(a.refs);
+    if (a.confirm !== list.length)
+      throw new UsageError(
+        `refusing to release ${list.length} unit${list.length === 1 ? '' : 's'}: confirm is ${a.confirm}; nothing was released`,
+        {
+          code: 'not_confirmed',
+          hint: `releasing deletes units permanently with no refund; to go ahead, call again with confirm: ${list.length}`,
+        },
+      );
+    const api = await ctx.api();
+    const report = await runBulk({ signal }, list, { verb: 'released', label: (r) => r }, (ref) => releaseUnit(api, ref));
+    return bulkResult(report);
+  },
+});
+
+export const writeTools: readonly AnyTool[] = [modifyUnits, swapUnitTool, releaseUnits];
