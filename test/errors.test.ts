@@ -7,6 +7,7 @@ import {
   InterruptedError,
   NetworkError,
   PartialFailureError,
+  PolicyError,
   SignatureError,
   UsageError,
   errorObject,
@@ -31,6 +32,7 @@ describe('exit code table (CLI contract)', () => {
     ['network failure', new NetworkError('refused'), 9],
     ['partial failure', new PartialFailureError('1 of 2 failed', []), 10],
     ['bad signature', new SignatureError(), 11],
+    ['refused by a budget or policy', new PolicyError('over max-spend-per-day', { code: 'budget_exceeded' }), 12],
     ['interrupted', new InterruptedError(), 130],
     ['an unclassified CliError', new CliError('odd'), 1],
     ['a plain bug', new TypeError('x is undefined'), 1],
@@ -40,7 +42,7 @@ describe('exit code table (CLI contract)', () => {
   });
 
   it('names every contract code once', () => {
-    expect(Object.values(ExitCode).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130]);
+    expect(Object.values(ExitCode).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 130]);
   });
 });
 
