@@ -1,6 +1,6 @@
 import { Command } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
-import { all, connFormat, descriptionContains, limit, page, pageSize, pool } from '../../kit/options.js';
+import { all, connFormat, descriptionContains, expiringWithin, limit, page, pageSize, pool } from '../../kit/options.js';
 
 const command = () =>
   new Command('list')
@@ -9,7 +9,7 @@ const command = () =>
     .option('--status <status>', 'only units with this status: ACTIVE, EXPIRED or RELEASED')
     .addOption(pool('only units of this pool'))
     .option('--include-expired', 'include expired units')
-    .option('--expiring-within <hours>', 'only units expiring within this many hours')
+    .addOption(expiringWithin('only units expiring within this many hours'))
     .addOption(limit())
     .addOption(page())
     .addOption(pageSize('only one page of this many units, 1 to 200'))
@@ -28,7 +28,7 @@ export default defineCommand({
     'proxyctl units list -o conn > proxies.txt',
     'proxyctl units list --limit 10',
     'proxyctl units list --page 2 --page-size 50',
-    'proxyctl units list --expiring-within 24 --json',
+    'proxyctl units list --expiring-within 36h --json',
     "proxyctl units list --description-contains acme --conn-format '{user}:{pass}@{ip}:{port}' > acme.txt",
     'proxyctl units list --customer acme -o conn > acme.txt',
   ],

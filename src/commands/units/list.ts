@@ -11,7 +11,7 @@ import { parseCustomer } from '../../ledger/index.js';
 import type { Unit } from '../../units/types.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
-import { parseInteger } from '../../kit/options.js';
+import { parseHours } from '../../kit/options.js';
 import { parsePaging, takePages } from '../../kit/paging.js';
 import { unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
@@ -36,7 +36,7 @@ export function parseListFlags(f: Flags): ListOptions {
     status: parseStatus(f.status),
     poolId: normalisePoolIdFlag(f.pool),
     includeExpired: f.includeExpired ? true : undefined,
-    expiringWithinHours: parseInteger(f.expiringWithin, '--expiring-within', 1),
+    expiringWithinHours: parseHours(f.expiringWithin, '--expiring-within'),
     page: paging.page,
     pageSize: paging.pageSize,
   };
