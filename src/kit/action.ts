@@ -91,10 +91,11 @@ export interface CommandDefinition<Args extends unknown[] = unknown[], Flags ext
   examples?: readonly string[];
   /**
    * The `-o` formats it prints, checked before the handler loads (so before any request); any
-   * other is exit 2 naming these. A function of the flags where they decide (log --follow streams).
-   * Left out by a command whose output is not data (a script, a setting, help): `-o` is ignored.
+   * other is exit 2 naming these. A function of the flags (log --follow streams) and positionals
+   * (`pools US-12` shows one pool) where they decide. Left out by a command whose output is not data
+   * (a script, a setting, help): `-o` is ignored.
    */
-  formats?: readonly OutputFormat[] | ((flags: Flags) => readonly OutputFormat[]);
+  formats?: readonly OutputFormat[] | ((flags: Flags, args: Args) => readonly OutputFormat[]);
   /** The handler module `<verb>.ts` (its default export), imported only when the command runs. */
   load?: () => Promise<Handler<Args, Flags>>;
   /** Run when the parent is given no subcommand (`proxyctl pools` = `pools list`). */
@@ -153,14 +154,15 @@ function lazyAction(rt: Runtime, def: CommandDefinition) {
     const globals = resolveGlobals(command.optsWithGlobals(), rt.io);
     rt.globals = globals;
     const flags = command.opts();
-    const formats = typeof def.formats === 'function' ? def.formats(flags) : def.formats;
+    const args = [...command.processedArgs];
+    const formats = typeof def.formats === 'function' ? def.formats(flags, args) : def.formats;
     if (formats && globals.output !== undefined && !formats.includes(globals.output)) {
       throw new UsageError(`-o ${globals.output} is not available for this command (use one of: ${formats.join(', ')})`);
     }
     const ctx = createContext(rt.io, globals, rt.signal, rt.now);
     const handler = await (def.load as () => Promise<Handler>)();
     if (ctx.stdoutColor || ctx.stderrColor) await (await import('../output/index.js')).loadPaint();
-    const result = await handler({ args: [...command.processedArgs], flags, ctx, command });
+    const result = await handler({ args, flags, ctx, command });
     if (typeof result === 'number') rt.exitCode = result;
     else {
       await emit(ctx, result);
