@@ -151,14 +151,18 @@ export function register(parent: PlainCommand | CommandUnknownOpts, defs: readon
 function lazyAction(rt: Runtime, def: CommandDefinition) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as CommandUnknownOpts;
-    const globals = resolveGlobals(command.optsWithGlobals(), rt.io);
-    rt.globals = globals;
+    const asked = resolveGlobals(command.optsWithGlobals(), rt.io);
+    // Errors are rendered as asked: as JSON only with -o json/jsonl, not because --jq prints JSON.
+    rt.globals = asked;
     const flags = command.opts();
     const args = [...command.processedArgs];
     const formats = typeof def.formats === 'function' ? def.formats(flags, args) : def.formats;
+    const globals = asked.jq === undefined ? asked : withJq(asked, formats);
     if (formats && globals.output !== undefined && !formats.includes(globals.output)) {
       throw new UsageError(`-o ${globals.output} is not available for this command (use one of: ${formats.join(', ')})`);
     }
+    const jq = globals.jq === undefined ? undefined : await import('../output/jq.js');
+    await jq?.prepareJq(globals.jq as string);
     const ctx = createContext(rt.io, globals, rt.signal, rt.now);
     const handler = await (def.load as () => Promise<Handler>)();
     if (ctx.stdoutColor || ctx.stderrColor) await (await import('../output/index.js')).loadPaint();
@@ -168,7 +172,19 @@ function lazyAction(rt: Runtime, def: CommandDefinition) {
       await emit(ctx, result);
       rt.exitCode = finished(ctx);
     }
+    // The command ran, but --jq failed on what it printed (said on stderr as it happened).
+    if (jq?.jqFailed() && rt.exitCode === ExitCode.ok) rt.exitCode = ExitCode.usage;
   };
+}
+
+/**
+ * --jq on a command that prints JSON: without -o, the JSON it has (the document, or the lines of a
+ * stream that prints only jsonl). A command that prints no JSON refuses it, before any request.
+ */
+function withJq(globals: GlobalOptions, formats: readonly OutputFormat[] | undefined): GlobalOptions {
+  if (!formats || !(formats.includes('json') || formats.includes('jsonl')))
+    throw new UsageError('--jq is not available for this command: it prints no JSON');
+  return { ...globals, output: globals.output ?? (formats.includes('json') ? 'json' : 'jsonl') };
 }
 
 /** Help text with examples, appended after the options list (commander adds the last newline). */
