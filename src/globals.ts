@@ -22,6 +22,8 @@ export interface GlobalOptions {
   timeoutMs: number;
   /** Allow sending the key over plain http to a non-loopback host. */
   insecure: boolean;
+  /** --jq: a jq expression the JSON output goes through (src/output/jq.ts); -o is then json or jsonl. */
+  jq: string | undefined;
 }
 
 /** What the command's API client waits for, as spinners and progress bars say it (src/api/activity.ts). */

@@ -43,6 +43,7 @@ export function buildProgram(rt: Runtime): Command {
     .option('--base-url <url>', 'API base URL, without /api/reseller/v1 (env PROXYCTL_BASE_URL)')
     .addOption(new Option('-o, --output <format>', 'output format').choices([...OUTPUT_FORMATS]))
     .option('--json', 'same as -o json')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression (jq 1.8, built in); strings print raw')
     .option('--no-color', 'disable colour (also NO_COLOR; FORCE_COLOR forces it)')
     .option('-q, --quiet', 'only data on stdout, no notices')
     .option('--debug', 'HTTP trace on stderr, API key redacted (env PROXYCTL_DEBUG=1)')

@@ -29,6 +29,7 @@ export interface RawGlobalFlags {
   input?: boolean;
   timeout?: string;
   insecure?: boolean;
+  jq?: string;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -47,6 +48,12 @@ export function resolveGlobals(flags: RawGlobalFlags, io: IO): GlobalOptions {
       throw new UsageError(`--json conflicts with -o ${output}`);
     }
     output = 'json';
+  }
+  if (flags.jq !== undefined) {
+    if (flags.jq.trim() === '') throw new UsageError('--jq needs a jq expression, e.g. --jq ".[].proxyRef"');
+    // What it filters is the JSON: the whole document (-o json, the default with --jq), or each line (-o jsonl).
+    if (output !== undefined && output !== 'json' && output !== 'jsonl')
+      throw new UsageError(`--jq filters JSON: use it alone, with -o json or with -o jsonl (each line), not with -o ${output}`);
   }
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (flags.timeout !== undefined) {
@@ -68,6 +75,7 @@ export function resolveGlobals(flags: RawGlobalFlags, io: IO): GlobalOptions {
     noInput: flags.input === false || (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0'),
     timeoutMs: Math.round(timeoutSeconds * 1000),
     insecure: flags.insecure === true,
+    jq: flags.jq,
   };
 }
 

@@ -91,10 +91,11 @@ export interface CommandDefinition<Args extends unknown[] = unknown[], Flags ext
   examples?: readonly string[];
   /**
    * The `-o` formats it prints, checked before the handler loads (so before any request); any
-   * other is exit 2 naming these. A function of the flags where they decide (log --follow streams).
-   * Left out by a command whose output is not data (a script, a setting, help): `-o` is ignored.
+   * other is exit 2 naming these. A function of the flags (log --follow streams) and positionals
+   * (`pools US-12` shows one pool) where they decide. Left out by a command whose output is not data
+   * (a script, a setting, help): `-o` is ignored.
    */
-  formats?: readonly OutputFormat[] | ((flags: Flags) => readonly OutputFormat[]);
+  formats?: readonly OutputFormat[] | ((flags: Flags, args: Args) => readonly OutputFormat[]);
   /** The handler module `<verb>.ts` (its default export), imported only when the command runs. */
   load?: () => Promise<Handler<Args, Flags>>;
   /** Run when the parent is given no subcommand (`proxyctl pools` = `pools list`). */
@@ -150,23 +151,40 @@ export function register(parent: PlainCommand | CommandUnknownOpts, defs: readon
 function lazyAction(rt: Runtime, def: CommandDefinition) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as CommandUnknownOpts;
-    const globals = resolveGlobals(command.optsWithGlobals(), rt.io);
-    rt.globals = globals;
+    const asked = resolveGlobals(command.optsWithGlobals(), rt.io);
+    // Errors are rendered as asked: as JSON only with -o json/jsonl, not because --jq prints JSON.
+    rt.globals = asked;
     const flags = command.opts();
-    const formats = typeof def.formats === 'function' ? def.formats(flags) : def.formats;
+    const args = [...command.processedArgs];
+    const formats = typeof def.formats === 'function' ? def.formats(flags, args) : def.formats;
+    const globals = asked.jq === undefined ? asked : withJq(asked, formats);
     if (formats && globals.output !== undefined && !formats.includes(globals.output)) {
       throw new UsageError(`-o ${globals.output} is not available for this command (use one of: ${formats.join(', ')})`);
     }
+    const jq = globals.jq === undefined ? undefined : await import('../output/jq.js');
+    await jq?.prepareJq(globals.jq as string);
     const ctx = createContext(rt.io, globals, rt.signal, rt.now);
     const handler = await (def.load as () => Promise<Handler>)();
     if (ctx.stdoutColor || ctx.stderrColor) await (await import('../output/index.js')).loadPaint();
-    const result = await handler({ args: [...command.processedArgs], flags, ctx, command });
+    const result = await handler({ args, flags, ctx, command });
     if (typeof result === 'number') rt.exitCode = result;
     else {
       await emit(ctx, result);
       rt.exitCode = finished(ctx);
     }
+    // The command ran, but --jq failed on what it printed (said on stderr as it happened).
+    if (jq?.jqFailed() && rt.exitCode === ExitCode.ok) rt.exitCode = ExitCode.usage;
   };
+}
+
+/**
+ * --jq on a command that prints JSON: without -o, the JSON it has (the document, or the lines of a
+ * stream that prints only jsonl). A command that prints no JSON refuses it, before any request.
+ */
+function withJq(globals: GlobalOptions, formats: readonly OutputFormat[] | undefined): GlobalOptions {
+  if (!formats || !(formats.includes('json') || formats.includes('jsonl')))
+    throw new UsageError('--jq is not available for this command: it prints no JSON');
+  return { ...globals, output: globals.output ?? (formats.includes('json') ? 'json' : 'jsonl') };
 }
 
 /** Help text with examples, appended after the options list (commander adds the last newline). */

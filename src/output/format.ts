@@ -112,6 +112,26 @@ export function relativeTime(secondsLeft: number): string {
   return d === 'expired' || d === '-' ? d : `in ${d}`;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const HALF_YEAR_MS = 182.5 * 86_400_000;
+
+/**
+ * A time for people, as `ls -l` shows one: "Jan  8 14:05" within half a year of now, else
+ * "Jan  8  2031"; always 12 characters, so a column of them lines up. In the local time zone (the
+ * TZ variable), or in UTC with `utc`. "-" for what is not a time.
+ */
+export function clockTime(at: unknown, utc: boolean, nowMs: number): string {
+  const t = typeof at === 'string' ? Date.parse(at) : Number.NaN;
+  if (!Number.isFinite(t)) return '-';
+  const d = new Date(t);
+  const [year, month, day, hour, minute] = utc
+    ? [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()]
+    : [d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes()];
+  const two = (n: number) => String(n).padStart(2, '0');
+  const when = Math.abs(t - nowMs) < HALF_YEAR_MS ? `${two(hour)}:${two(minute)}` : String(year).padStart(5);
+  return `${MONTHS[month]} ${String(day).padStart(2)} ${when}`;
+}
+
 /**
  * What a unit that no longer runs says instead of a time left: "expired 3d 2h ago", "released 5m
  * ago", or the bare word when it is not known when (no time, or one not yet past).

@@ -9,6 +9,8 @@ import { isPlainList } from '../net/plain.js';
 import { cell, paintWhen, plainPaint, type Paint } from './format.js';
 import { stripVTControlCharacters } from 'node:util';
 import { fitColumns, fitHint, tableWidth, terminalColumns, wholeHiddenHint } from './fit.js';
+// Light: jq itself (jq-wasm) is loaded by the kit, only when --jq is given (prepareJq).
+import { jqText } from './jq.js';
 
 export * from './format.js';
 export * from './escape.js';
@@ -183,6 +185,7 @@ async function printListTo<T>(out: LineBatch, ctx: Context, items: ListItems<T>,
   let count = 0;
   // Columns taken from the items (a view without its resource's own) come from all of them, never
   // from the first row alone: such a list is read whole first.
+  if (ctx.globals.jq !== undefined && (mode === 'json' || mode === 'jsonl')) return printThroughJq(out, ctx, items, mode, view);
   const list = (mode === 'csv' && !view.fields) || (mode === 'tsv' && !view.columns) ? await whole(items) : items;
   const pages = pagesOf(list);
   switch (mode) {
@@ -262,6 +265,32 @@ async function printListTo<T>(out: LineBatch, ctx: Context, items: ListItems<T>,
   return count;
 }
 
+/**
+ * A list through --jq: as -o json, the expression gets the whole array (so the list is read whole
+ * first); as -o jsonl, each item, a page at a time, so a stream stays a stream.
+ */
+async function printThroughJq<T>(
+  out: LineBatch,
+  ctx: Context,
+  items: ListItems<T>,
+  mode: 'json' | 'jsonl',
+  view: View<T>,
+): Promise<number> {
+  let count = 0;
+  if (mode === 'json') {
+    const all = await whole(items);
+    count = all.length;
+    out.write(jqText(ctx, JSON.stringify(all)));
+  } else {
+    for await (const page of pagesOf(items)) {
+      count += page.length;
+      if (page.length > 0) out.write(jqText(ctx, page.map((item) => JSON.stringify(item)).join('\n')));
+    }
+  }
+  if (count === 0 && view.empty) ctx.notice(view.empty);
+  return count;
+}
+
 function indent(s: string): string {
   return s
     .split('\n')
@@ -300,6 +329,7 @@ export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>
 export async function printObject<T>(ctx: Context, value: T, view: View<T> = {}): Promise<void> {
   const mode = outputMode(ctx);
   const out = ctx.io.stdout;
+  if ((mode === 'json' || mode === 'jsonl') && ctx.globals.jq !== undefined) return void out.write(jqText(ctx, JSON.stringify(value)));
   if (mode === 'json') return void out.write(`${JSON.stringify(value, null, 2)}\n`);
   if (mode === 'jsonl') return void out.write(`${JSON.stringify(value)}\n`);
   if (mode === 'conn' || mode === 'csv') {
@@ -381,6 +411,16 @@ export async function withSpinner<R>(ctx: Context, text: string, fn: () => Promi
     clearInterval(tick);
     spinner.stop();
   }
+}
+
+/**
+ * One JSON line of a stream a command writes itself (`webhook listen`, `webhook log --follow`),
+ * without its newline: the value on one line, or with --jq what the expression makes of it (its
+ * results a line each; '' for none).
+ */
+export function jsonLine(ctx: Context, value: unknown): string {
+  if (ctx.globals.jq === undefined) return JSON.stringify(value);
+  return jqText(ctx, JSON.stringify(value)).replace(/\n$/, '');
 }
 
 /** A key/value line per leaf: a sub-object (`units {"active":0}`) becomes `units.active 0`, so scripts can cut it. */

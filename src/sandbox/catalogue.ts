@@ -1,6 +1,7 @@
 // The seeded catalogue: pools over several countries, providers, states and rotations, some
 // unavailable. Prices are one schedule for every pool (the API shows one `prices` object beside
-// the pool list), with the account's discount applied: what is shown is what is debited.
+// the pool list), with the account's discount applied: what is shown is what is debited. A test
+// may give a pool its own schedule (PoolRecord.prices) to tell pools apart by price.
 import { seededRandom } from './random.js';
 
 export const PERIODS = ['3h', '12h', '24h', '7d', '30d'] as const;
@@ -30,6 +31,11 @@ export interface Pool {
 /** Pool plus the host its units connect to (not part of the API shape). */
 export interface PoolRecord extends Pool {
   host: string;
+  /**
+   * Sandbox-only, for tests of choosing by price: the pool's own price schedule, shown on the pool
+   * and charged for its units instead of the account's (absent: the account's, as always).
+   */
+  prices?: Prices;
 }
 
 interface CountrySeed {

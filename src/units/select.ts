@@ -20,15 +20,34 @@ export function customerMatcher(name: string | undefined): (u: Unit) => boolean 
   return (u) => customerOf(typeof u.description === 'string' ? u.description : undefined)?.toLowerCase() === wanted;
 }
 
-/** Both client-side filters of a unit list; undefined when neither is asked for. */
-export function unitFilter(o: {
+/** What a unit list is narrowed by on the client, where the API has no query parameter for it. */
+export interface UnitCriteria {
   descriptionContains?: string | undefined;
   customer?: string | undefined;
-}): ((u: Unit) => boolean) | undefined {
-  if (o.descriptionContains === undefined && o.customer === undefined) return undefined;
-  const text = descriptionMatcher(o.descriptionContains);
-  const customer = customerMatcher(o.customer);
-  return (u) => text(u) && customer(u);
+  /** An ISO code, already checked and uppercased (countryCode). */
+  country?: string | undefined;
+  /** The wire value (parseProtocol: inject is http_noauth). */
+  protocol?: string | undefined;
+  /** A carrier's name, in any case. */
+  provider?: string | undefined;
+}
+
+/** The client-side filters of a unit list together; undefined when none is asked for. */
+export function unitFilter(o: UnitCriteria): ((u: Unit) => boolean) | undefined {
+  const checks: ((u: Unit) => boolean)[] = [];
+  if (o.descriptionContains !== undefined) checks.push(descriptionMatcher(o.descriptionContains));
+  if (o.customer !== undefined) checks.push(customerMatcher(o.customer));
+  if (o.country !== undefined) checks.push(fieldIs('country', o.country));
+  if (o.protocol !== undefined) checks.push(fieldIs('protocol', o.protocol));
+  if (o.provider !== undefined) checks.push(fieldIs('provider', o.provider));
+  if (checks.length === 0) return undefined;
+  return (u) => checks.every((check) => check(u));
+}
+
+/** A unit whose `field` is `value`, ignoring case (a carrier typed `verizon` is Verizon). */
+function fieldIs(field: 'country' | 'protocol' | 'provider', value: string): (u: Unit) => boolean {
+  const wanted = value.toLowerCase();
+  return (u) => typeof u[field] === 'string' && (u[field] as string).toLowerCase() === wanted;
 }
 
 /** Seconds a unit has left: the server's `expiresIn` (recomputed on every read), else `expiresAt` against `now`. */

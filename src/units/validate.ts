@@ -64,14 +64,14 @@ export function parseCredentials(username: unknown, password: unknown): Credenti
   const p = typeof password === 'string' ? password : undefined;
   if (u === undefined && p === undefined) return undefined;
   if (u === undefined || p === undefined) throw new UsageError('--username and --password go together: give both or neither');
-  for (const [name, v] of [
-    ['--username', u],
-    ['--password', p],
-  ] as const) {
-    if (v === '' || /[\s:@]/.test(v))
-      throw new UsageError(`${name} must be non-empty and contain no spaces, ":" or "@" (they would break the connection string)`);
-  }
-  return { username: u, password: p };
+  return { username: parseCredential(u, '--username'), password: parseCredential(p, '--password') };
+}
+
+/** A username or password as a connection string can carry it. */
+export function parseCredential(v: string, flag: '--username' | '--password'): string {
+  if (v === '' || /[\s:@]/.test(v))
+    throw new UsageError(`${flag} must be non-empty and contain no spaces, ":" or "@" (they would break the connection string)`);
+  return v;
 }
 
 export function parseIdempotencyKey(raw: unknown): string | undefined {

@@ -1,5 +1,16 @@
 // How units look in tables and as connection strings (-o conn).
-import { cell, connString, endedText, humanDuration, money, relativeTime, type Column, type Paint, type View } from '../output/index.js';
+import {
+  cell,
+  clockTime,
+  connString,
+  endedText,
+  humanDuration,
+  money,
+  relativeTime,
+  type Column,
+  type Paint,
+  type View,
+} from '../output/index.js';
 import type { Unit } from './types.js';
 import { secondsLeft } from './select.js';
 
@@ -85,6 +96,22 @@ export const UNIT_FIELDS = [
 ] as const;
 
 export const unitView: View<Unit> = { columns: UNIT_COLUMNS, fields: UNIT_FIELDS, conn: (u) => connString(u), empty: 'No units found.' };
+
+/**
+ * `units list` drawn on a terminal: beside the time left, when each unit expires, in local time or
+ * (`utc`) in UTC. Only for people: piped rows keep unitView's columns, and json, jsonl and csv the
+ * API's ISO 8601 UTC. The first column hidden on a narrow terminal, as the time left says most of it.
+ */
+export function unitTerminalView(utc: boolean): View<Unit> {
+  const expires: Column<Unit> = {
+    header: utc ? 'expires (UTC)' : 'expires',
+    value: (u) => u.expiresAt,
+    format: (u, p) => (ended(u) === undefined ? clockTime(u.expiresAt, utc, Date.now()) : p.dim(clockTime(u.expiresAt, utc, Date.now()))),
+    priority: 5,
+  };
+  const at = UNIT_COLUMNS.findIndex((c) => c.header === 'time left') + 1;
+  return { ...unitView, columns: [...UNIT_COLUMNS.slice(0, at), expires, ...UNIT_COLUMNS.slice(at)] };
+}
 export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, fields: UNIT_FIELDS, conn: (u) => connString(u) };
 
 /**

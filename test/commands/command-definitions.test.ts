@@ -35,7 +35,8 @@ describe('command definitions', () => {
     const seen = new Map<string, Set<string>>();
     for (const { cmd } of nodes) {
       for (const o of cmd.options) {
-        if (!o.long) continue;
+        // A hidden option is never offered (login's --api-key exists only to be refused).
+        if (!o.long || o.hidden) continue;
         const set = seen.get(o.long) ?? new Set<string>();
         set.add(o.flags.replace(/^-\w, /, ''));
         seen.set(o.long, set);

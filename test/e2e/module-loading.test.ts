@@ -8,8 +8,8 @@ import { createUnit, loadedBy, startKit, tempHome, type Kit, type Loaded } from 
 /** Modules of src/api/ every command may run: the flags' enums. */
 const LIGHT_API = ['src/api/enums.ts'];
 
-const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic'];
-const UNUSED_BY_ONE_REQUEST = ['cli-table3', 'ora', 'cli-spinners'];
+const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic', 'jq-wasm'];
+const UNUSED_BY_ONE_REQUEST = ['cli-table3', 'ora', 'cli-spinners', 'jq-wasm'];
 
 function prompts(l: Loaded): string[] {
   return [...l.packages].filter((p) => p.startsWith('@inquirer/'));
@@ -75,6 +75,16 @@ describe('a one-request command', () => {
       expect(l.modules.has('node_modules/undici/lib/dispatcher/client-h2.js')).toBe(false);
     });
   }
+
+  it('--jq loads jq (jq-wasm) and prints what it makes of the JSON; --jq alone with --help does not', async () => {
+    const l = await loadedBy(['units', 'list', '--jq', '.[].proxyRef'], kit.home, env());
+    expect(l.exitCode).toBe(0);
+    expect(l.stdout).toBe(unitId);
+    expect(l.packages.has('jq-wasm')).toBe(true);
+    const help = await loadedBy(['units', 'list', '--jq', '.[]', '--help'], kit.home, env());
+    expect(help.exitCode).toBe(0);
+    expect(help.packages.has('jq-wasm')).toBe(false);
+  });
 
   it('with colour forced, chalk is loaded before the command runs', async () => {
     const l = await loadedBy(['units', 'list'], kit.home, { ...env(), FORCE_COLOR: '1' });

@@ -98,9 +98,9 @@ async function onTerminal(args: string[], columns: number, extraEnv: Record<stri
 const header = (lines: string[]) => lines.find((l) => l.startsWith('│ ') && /│ (ref|pool|id|unit) /.test(l)) ?? '';
 
 describe('units list', () => {
-  it('80 columns: protocol and pool are hidden, the connection string stays whole', async () => {
+  it('80 columns: expires, protocol and pool are hidden, the connection string stays whole', async () => {
     const { screen, lines } = await onTerminal(['units', 'list'], 80);
-    expect(screen).toContain('2 columns hidden to fit 80 columns: protocol, pool; -o json shows all');
+    expect(screen).toContain('3 columns hidden to fit 80 columns: expires, protocol, pool; -o json shows all');
     expect(
       header(lines)
         .split('│')
@@ -137,7 +137,7 @@ describe('units list', () => {
     const t = inTerminal({ ...env, COLUMNS: '80' }, ['units', 'list']);
     const r = await t.child;
     expect(r.exitCode, t.screen()).toBe(0);
-    expect(t.screen()).toContain('2 columns hidden to fit 80 columns: protocol, pool; -o json shows all');
+    expect(t.screen()).toContain('3 columns hidden to fit 80 columns: expires, protocol, pool; -o json shows all');
     for (const line of visibleLines(t.screen())) expect(line.length).toBeLessThanOrEqual(80);
   });
 });

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import type { Input } from './request.command.js';
-import { emit, finished, showText, type Result } from '../../kit/action.js';
+import { emit, finished, show, showText, type Result, type Shown } from '../../kit/action.js';
 import { readAllText } from '../../io.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context/index.js';
@@ -131,7 +131,7 @@ export default async function handler({ args: [first, second], flags, ctx }: Inp
     ? await confirmApiCharge(ctx, opts.charging, bodyValue(opts.body), `${opts.method} ${opts.path}`)
     : undefined;
   const api = await ctx.api();
-  if (opts.paginate) return paginate(ctx, api, opts);
+  if (opts.paginate) return ctx.globals.jq === undefined ? paginate(ctx, api, opts) : show({ data: await everyItem(api, opts) });
   const send = () =>
     api.request(opts.method, opts.path, shapes.raw, {
       ...(opts.body && 'json' in opts.body ? { body: opts.body.json } : {}),
@@ -141,7 +141,7 @@ export default async function handler({ args: [first, second], flags, ctx }: Inp
     });
   const r = opts.charging ? await sendCharging(ctx, opts.charging, priced, send) : await send();
   if (opts.include) await emit(ctx, showText(statusAndHeaders(r.status, r.headers)));
-  if (r.data !== undefined) await emit(ctx, showText(bodyText(ctx, r.data)));
+  if (r.data !== undefined) await emit(ctx, shownBody(ctx, r.data));
   return finished(ctx);
 }
 
@@ -161,14 +161,7 @@ function statusAndHeaders(status: number, headers: Record<string, string>): stri
  * JSON, and the run ends as any read does (130, or the failure's exit code).
  */
 async function paginate(ctx: Context, api: ApiClient, opts: RawOptions): Promise<number> {
-  const [pathname, search] = splitSearch(opts.path);
-  const params = new URLSearchParams(search);
-  const start = params.get('page');
-  params.delete('page');
-  const rest = params.toString();
-  const pages = api.pages(rest ? `${pathname}?${rest}` : pathname, shapes.raw, start === null ? {} : { page: start }, {
-    headers: opts.headers,
-  });
+  const pages = pagesOf(api, opts);
   const pretty = outputMode(ctx) !== 'jsonl';
   let count = 0;
   try {
@@ -189,6 +182,25 @@ async function paginate(ctx: Context, api: ApiClient, opts: RawOptions): Promise
   return finished(ctx);
 }
 
+/** Every page of the list at opts.path, from its `page` parameter on (the first without one). */
+function pagesOf(api: ApiClient, opts: RawOptions) {
+  const [pathname, search] = splitSearch(opts.path);
+  const params = new URLSearchParams(search);
+  const start = params.get('page');
+  params.delete('page');
+  const rest = params.toString();
+  return api.pages(rest ? `${pathname}?${rest}` : pathname, shapes.raw, start === null ? {} : { page: start }, {
+    headers: opts.headers,
+  });
+}
+
+/** `--paginate --jq`: the expression sees the one merged document, so it is read whole first. */
+async function everyItem(api: ApiClient, opts: RawOptions): Promise<unknown[]> {
+  const items: unknown[] = [];
+  for await (const page of pagesOf(api, opts)) for (const item of page.items) items.push(item);
+  return items;
+}
+
 function splitSearch(path: string): [string, string] {
   const i = path.indexOf('?');
   return i < 0 ? [path, ''] : [path.slice(0, i), path.slice(i + 1)];
@@ -204,7 +216,11 @@ function write(ctx: Context, text: string): Promise<void> {
   return new Promise((resolve) => ctx.io.stdout.once('drain', () => resolve()));
 }
 
-/** Bodies are printed as JSON whatever the format: pretty for people, one line for jsonl. */
-export function bodyText(ctx: Context, body: unknown): string {
-  return outputMode(ctx) === 'jsonl' ? JSON.stringify(body) : JSON.stringify(body, null, 2);
+/**
+ * Bodies are printed as JSON whatever the format: pretty for people, one line for jsonl; with
+ * --jq, through the expression (the output layer's JSON, which --jq makes json or jsonl).
+ */
+export function shownBody(ctx: Context, body: unknown): Shown {
+  if (ctx.globals.jq !== undefined) return show(body);
+  return showText(outputMode(ctx) === 'jsonl' ? JSON.stringify(body) : JSON.stringify(body, null, 2));
 }

@@ -5,6 +5,7 @@
 // declared with commander's .choices() completes with those and needs no entry here.
 import { PERIODS, PROTOCOLS } from '../../api/enums.js';
 import { UNIT_STATUSES } from '../../units/validate.js';
+import { SORT_FIELDS } from '../../units/sort.js';
 import { DELIVERY_STATUSES, EVENT_NAMES } from '../../webhooks/events.js';
 import type { ValueKind } from '../../config/values-cache.js';
 import { CONN_PRESETS } from '../../output/conn-names.js';
@@ -26,6 +27,7 @@ export const FLAG_VALUES: Record<string, Source> = {
   '--unit': cached('units'),
   '--profile': profiles,
   'units list --status': fixed(UNIT_STATUSES),
+  'units list --sort': fixed(SORT_FIELDS),
   'webhook log --status': fixed(DELIVERY_STATUSES),
   'webhook log --event': fixed(EVENT_NAMES),
 };

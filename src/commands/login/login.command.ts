@@ -1,10 +1,13 @@
-import { Command } from '../../kit/commander.js';
+import { Command, Option } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
 
 const command = () =>
   new Command('login')
     .description('save a base URL and API key as a profile, after checking the key with the API')
-    .option('--api-key-stdin', 'read the API key from stdin instead of prompting');
+    .option('--api-key-stdin', 'read the API key from stdin instead of prompting')
+    // A common guess, taken (hidden) only to be refused with the ways that work: commander's own
+    // "unknown option '--api-key=sk_…'" would print the key back.
+    .addOption(new Option('--api-key [key]').hideHelp());
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

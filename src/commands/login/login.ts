@@ -42,6 +42,12 @@ export async function logIn(opts: LoginOptions, ctx: Context): Promise<{ profile
 }
 
 export default async function handler({ flags, ctx }: Input): Promise<Result> {
+  if (flags.apiKey !== undefined) {
+    // Never echoed: the value is a key, or a guess at one.
+    throw new UsageError('login takes no --api-key: keys never go on the command line (shell history, ps); nothing was saved', {
+      hint: 'run proxyctl login to be asked for it (hidden), or pipe it in: printf %s "$KEY" | proxyctl login --api-key-stdin',
+    });
+  }
   const store = await ctx.config();
   const profile = checkProfileName(profileInUse(ctx, store));
   const existing = store.profile(profile);

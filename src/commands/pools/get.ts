@@ -1,5 +1,5 @@
 // `proxyctl pools get POOL_ID`: GET /pools/{poolId}.
-import { show, type Result } from '../../kit/action.js';
+import { show, type Result, type Shown } from '../../kit/action.js';
 import type { Input } from './get.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
@@ -26,6 +26,11 @@ export async function fetchPool(poolId: string, ctx: Context): Promise<Pool> {
 }
 
 export default async function handler({ args: [poolId], ctx }: Input): Promise<Result> {
+  return showPool(poolId, ctx);
+}
+
+/** One pool with its prices: `pools get US-12`, and `pools US-12` through the list's argument. */
+export async function showPool(poolId: string, ctx: Context): Promise<Shown> {
   const pool = await fetchPool(checkPoolId(poolId), ctx);
   await remember(ctx, { add: catalogueValues([pool]) });
   // One object: a single prices row instead of a column per period.

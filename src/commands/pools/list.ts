@@ -2,6 +2,7 @@
 import { showList, type Result } from '../../kit/action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
+import { UsageError } from '../../errors.js';
 import { withExtraFieldNames, withExtraFields, withSpinner } from '../../output/index.js';
 import { byCountry, countryCode } from '../../kit/country.js';
 import { POOL_FIELDS, POOL_KEYS, poolColumns, type Pool } from './columns.js';
@@ -38,7 +39,15 @@ export async function listPools(opts: ListOptions, ctx: Context): Promise<{ data
   return { data, prices };
 }
 
-export default async function handler({ flags, ctx }: Input): Promise<Result> {
+export default async function handler({ args: [poolId], flags, ctx }: Input): Promise<Result> {
+  if (poolId !== undefined) {
+    const filter = (['provider', 'country', 'state', 'rotation'] as const).find((f) => flags[f] !== undefined);
+    if (filter)
+      throw new UsageError(`--${filter} filters the list; ${poolId} names one pool: give one or the other`, {
+        hint: `proxyctl pools ${poolId}, or proxyctl pools --${filter} ${flags[filter]}`,
+      });
+    return (await import('./get.js')).showPool(poolId, ctx);
+  }
   const opts = parseOptions(flags);
   const { data, prices } = await listPools(opts, ctx);
   await remember(ctx, { add: catalogueValues(data) });

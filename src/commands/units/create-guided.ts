@@ -13,11 +13,14 @@ import { entryCountryCode } from '../../units/catalogue-ids.js';
 import { parseIPv4, type Protocol } from '../../units/validate.js';
 import { CHARGES, confirmCharge, periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
 import * as shapes from '../../api/shapes.js';
+import { cheapestPoolAt, describePick, poolsAt, type Place } from '../../units/cheapest.js';
+import { catalogueValues, remember } from '../../kit/remember.js';
 
 export async function guidedCreate(
   ctx: Context,
   flags: CreateFlags,
   parsed: PartialCreateInput,
+  place?: Place,
 ): Promise<{ input: CreateInput; plan: PurchasePlan }> {
   // Ctrl-C inside a prompt: nothing was bought (exit 130).
   const { select, input, confirm } = await ctx.prompt.open({
@@ -31,7 +34,18 @@ export async function guidedCreate(
   let listPrices: Record<string, number> | undefined;
   // A pool given by flag is checked before anything is asked, as the flag-driven create would.
   const given = body.poolId === undefined ? undefined : await availablePool(api, body.poolId);
-  if (body.poolId === undefined) {
+  if (place) {
+    // --country: the period first (the list's prices), then the cheapest pool for it, said before
+    // anything else is asked.
+    const at = await poolsAt(api, place);
+    body.period ??= await select({ message: 'Period', choices: periodChoices(at.prices, parsed.count > 1) });
+    const pick = await cheapestPoolAt(api, place, body.period, at);
+    await remember(ctx, { add: catalogueValues(pick.pools) });
+    ctx.notice(`Pool: ${describePick(pick, place, body.period)}`);
+    body.poolId = pick.pool.poolId;
+    pools = pick.pools;
+    listPrices = at.prices;
+  } else if (body.poolId === undefined) {
     const countries = (await api.get('/countries', shapes.catalogueList)).data;
     const choices = countries.flatMap((c) => {
       const code = entryCountryCode(c);

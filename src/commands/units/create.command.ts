@@ -1,12 +1,15 @@
 import { Command } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
-import { allowIp, connFormat, dryRun, password, period, pool, protocol, username } from '../../kit/options.js';
+import { allowIp, connFormat, country, dryRun, password, period, pool, protocol, username } from '../../kit/options.js';
 
 const command = () =>
   new Command('create')
     .alias('buy')
     .description('buy units from a pool (guided in a terminal when --pool/--period are missing)')
     .addOption(pool('pool to buy from (see proxyctl pools)'))
+    .addOption(country('instead of --pool: buy from the cheapest available pool in this country (ISO alpha-2), said before buying'))
+    .option('--state <slug>', 'with --country: only pools in this state/region')
+    .option('--provider <name>', 'with --country: only pools of this carrier')
     .addOption(period())
     .addOption(protocol('socks5 (default), http, http_noauth (alias inject)'))
     .addOption(username('custom proxy username (with --password)'))
@@ -31,6 +34,7 @@ export default defineCommand({
     'proxyctl units create --pool US-12 --period 30d --count 50 --idempotency-key "$(uuidgen)" -o conn',
     'proxyctl units create --pool DE-3 --period 24h --protocol inject --allow-ip 203.0.113.7 --dry-run',
     'proxyctl units create --pool US-12 --period 30d --count 5 --customer acme',
+    'proxyctl units create --country US --state texas --period 7d --dry-run',
   ],
   load: async () => (await import('./create.js')).default,
 });

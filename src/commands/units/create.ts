@@ -10,13 +10,15 @@ import { printCharge, printKeep, progressRenderer } from '../../output/progress.
 import { itemOutcomes, settleBulk, type BulkReport } from '../../units/bulk.js';
 import { settleCharge } from '../../units/charge.js';
 import { createBatch } from '../../units/create-safely.js';
-import { isComplete, parseCreateFlags, type CreateInput } from '../../units/create-input.js';
+import { isComplete, parseCreateFlags, type CreateInput, type PartialCreateInput } from '../../units/create-input.js';
 import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import { changedUnitView, quoteView, unitDetailView, unitView } from '../../units/view.js';
-import { remember } from '../../kit/remember.js';
+import { catalogueValues, remember } from '../../kit/remember.js';
+import { countryCode } from '../../kit/country.js';
+import { cheapestPoolAt, describePick, type Place } from '../../units/cheapest.js';
 import { emitOutcomes } from './outcomes.js';
 import { budgetVerdict } from './budget-verdict.js';
 import { noteBalance, underBudget } from '../../ledger/index.js';
@@ -113,8 +115,40 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
   );
 }
 
+/** --country [--state] [--provider]: where to buy when no pool is named; exit 2 with --pool. */
+function parsePlace(flags: Input['flags']): Place | undefined {
+  const narrowing = flags.state !== undefined ? '--state' : flags.provider !== undefined ? '--provider' : undefined;
+  if (flags.country === undefined) {
+    if (narrowing) throw new UsageError(`${narrowing} narrows --country: give --country CC too (e.g. --country US ${narrowing} …)`);
+    return undefined;
+  }
+  if (flags.pool !== undefined)
+    throw new UsageError('--pool names the pool; --country picks one: give one or the other', {
+      hint: `proxyctl units create --pool ${flags.pool} …, or proxyctl units create --country ${flags.country} …`,
+    });
+  const nonEmpty = (v: string | undefined, flag: string) => {
+    if (v !== undefined && v.trim() === '') throw new UsageError(`${flag} needs a value`);
+    return v?.trim();
+  };
+  return {
+    country: countryCode(flags.country) as string,
+    state: nonEmpty(flags.state, '--state'),
+    provider: nonEmpty(flags.provider, '--provider'),
+  };
+}
+
+/** The flags' purchase with the pool --country picked, said on stderr before anything is bought. */
+async function atCheapestPool(ctx: Context, parsed: PartialCreateInput, period: string, place: Place): Promise<CreateInput> {
+  const api = await ctx.api();
+  const pick = await cheapestPoolAt(api, place, period);
+  await remember(ctx, { add: catalogueValues(pick.pools) });
+  ctx.notice(`buying from ${describePick(pick, place, period)}`);
+  return { ...parsed, body: { ...parsed.body, period, poolId: pick.pool.poolId } };
+}
+
 export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const parsed = parseCreateFlags(flags);
+  const place = parsePlace(flags);
   const views = {
     one: withConnFormat(ctx, changedUnitView(unitDetailView), flags.connFormat),
     many: withConnFormat(ctx, changedUnitView(unitView), flags.connFormat),
@@ -123,18 +157,24 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   if (parsed.dryRun && ctx.globals.output === 'conn') {
     throw new UsageError('--dry-run prints a quote, not units: -o conn is not available with it (use table, json or csv)');
   }
+  if (place && parsed.body.period !== undefined) {
+    await createUnits(await atCheapestPool(ctx, parsed, parsed.body.period, place), ctx, views);
+    return finished(ctx);
+  }
   if (isComplete(parsed)) {
     await createUnits(parsed, ctx, views);
     return finished(ctx);
   }
   if (!ctx.canPrompt) {
-    throw new UsageError('--pool and --period are required', {
-      hint: 'e.g. proxyctl units create --pool US-12 --period 7d (in a terminal, leave them out for a guided choice)',
+    throw new UsageError(place ? '--period is required' : '--pool and --period are required', {
+      hint: place
+        ? `e.g. proxyctl units create --country ${place.country} --period 7d (in a terminal, leave it out to choose it)`
+        : 'e.g. proxyctl units create --pool US-12 --period 7d (in a terminal, leave them out for a guided choice)',
     });
   }
   // The guided flow answers with the same (validated) input and the same quote, confirmed.
   const { guidedCreate } = await import('./create-guided.js');
-  const chosen = await guidedCreate(ctx, flags, parsed);
+  const chosen = await guidedCreate(ctx, flags, parsed, place);
   await createUnits(chosen.input, ctx, views, chosen.plan);
   return finished(ctx);
 }

@@ -23,7 +23,7 @@ import {
 } from '../../units/select.js';
 import { parsePeriod, type Period } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
-import { parseInteger } from '../../kit/options.js';
+import { parseHours } from '../../kit/options.js';
 import { CHARGES, PERIOD_LIST, periodChoices } from './ask.js';
 
 type Flags = Input['flags'];
@@ -34,7 +34,7 @@ type Flags = Input['flags'];
  */
 export async function selectExpiring(flags: Flags, ctx: Context) {
   // Every flag is checked before any request.
-  const hours = parseInteger(flags.expiringWithin, '--expiring-within', 1) as number;
+  const hours = parseHours(flags.expiringWithin, '--expiring-within') as number;
   const criteria: ExpiringCriteria = { hours, poolId: normalisePoolIdFlag(flags.pool), text: flags.descriptionContains };
   const maxSpend = parseUsd(flags.maxSpend, '--max-spend');
   let period: Period | undefined = flags.period === undefined ? undefined : parsePeriod(flags.period);

@@ -1,6 +1,6 @@
 import { Command } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
-import { askedIfMissing, descriptionContains, dryRun, period, pool } from '../../kit/options.js';
+import { askedIfMissing, descriptionContains, dryRun, expiringWithin, period, pool } from '../../kit/options.js';
 
 const command = () =>
   new Command('extend')
@@ -8,10 +8,7 @@ const command = () =>
     .argument('[refs...]', 'unit references (or select them with --expiring-within)')
     .addOption(askedIfMissing(period()))
     .addOption(dryRun('print the price and the balance afterwards; extend nothing'))
-    .option(
-      '--expiring-within <hours>',
-      'instead of refs: every active unit expiring within this many hours (asks first; --yes without a terminal)',
-    )
+    .addOption(expiringWithin('instead of refs: every active unit expiring within this many hours (asks first; --yes without a terminal)'))
     .addOption(pool('with --expiring-within: only units of this pool'))
     .addOption(descriptionContains('with --expiring-within: only units whose description contains this text, in any case'))
     .option('--max-spend <usd>', 'refuse (exit 2, nothing charged) when the total would be more than this many USD')
@@ -27,7 +24,7 @@ export default defineCommand({
     'proxyctl units extend --expiring-within 24 --period 7d --dry-run',
     'proxyctl units extend --expiring-within 48 --period 30d --pool US-12 --max-spend 200 --yes',
     'proxyctl units extend --expiring-within 24 --period 7d --description-contains acme --yes',
-    'proxyctl units extend --expiring-within 48 --period 7d --max-spend 100 --fit --yes',
+    'proxyctl units extend --expiring-within 2d --period 7d --max-spend 100 --fit --yes',
   ],
   load: async () => (await import('./extend.js')).default,
 });

@@ -1,6 +1,6 @@
 import { Command } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
-import { all, connFormat, descriptionContains, limit, page, pageSize, pool } from '../../kit/options.js';
+import { all, connFormat, country, descriptionContains, expiringWithin, limit, page, pageSize, pool, protocol } from '../../kit/options.js';
 
 const command = () =>
   new Command('list')
@@ -9,7 +9,7 @@ const command = () =>
     .option('--status <status>', 'only units with this status: ACTIVE, EXPIRED or RELEASED')
     .addOption(pool('only units of this pool'))
     .option('--include-expired', 'include expired units')
-    .option('--expiring-within <hours>', 'only units expiring within this many hours')
+    .addOption(expiringWithin('only units expiring within this many hours'))
     .addOption(limit())
     .addOption(page())
     .addOption(pageSize('only one page of this many units, 1 to 200'))
@@ -18,6 +18,14 @@ const command = () =>
       descriptionContains('only units whose description contains this text, in any case (matched after paging; --limit counts matches)'),
     )
     .option('--customer <name>', 'only units tagged for this customer (customer=NAME in the description; matched after paging)')
+    .addOption(country('only units in this country (ISO alpha-2, e.g. US; matched after paging)'))
+    .addOption(protocol('only units of this protocol: socks5, http, http_noauth (inject); matched after paging'))
+    .option('--provider <name>', 'only units of this carrier, in any case (matched after paging)')
+    .option(
+      '--sort <field>',
+      'order by expiry, created, pool, country or ref; -FIELD for descending (reads the whole list before printing the first unit; --limit then keeps the first N)',
+    )
+    .option('--utc', 'on a terminal, times in UTC instead of local time (json, jsonl and csv are always ISO 8601 UTC)')
     .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
@@ -28,9 +36,11 @@ export default defineCommand({
     'proxyctl units list -o conn > proxies.txt',
     'proxyctl units list --limit 10',
     'proxyctl units list --page 2 --page-size 50',
-    'proxyctl units list --expiring-within 24 --json',
+    'proxyctl units list --expiring-within 36h --json',
     "proxyctl units list --description-contains acme --conn-format '{user}:{pass}@{ip}:{port}' > acme.txt",
     'proxyctl units list --customer acme -o conn > acme.txt',
+    'proxyctl units list --country US --protocol http --sort -expiry',
+    'proxyctl units list --sort expiry --limit 20 --utc',
   ],
   load: async () => (await import('./list.js')).default,
 });

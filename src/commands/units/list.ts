@@ -1,68 +1,97 @@
 // `units list`: every unit, streamed page by page (so `-o conn > proxies.txt` exports all of them),
-// at most --limit of them, or the one page --page/--page-size ask for.
+// at most --limit of them, or the one page --page/--page-size ask for. The API filters by status,
+// pool and expiry; the other filters are matched here as pages arrive. --sort is the exception to
+// streaming: the first unit in the order may be on the last page, so the whole list is read first.
 import { emit, finished, showList, type Result } from '../../kit/action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/client.js';
-import type { View } from '../../output/index.js';
+import { outputMode, type View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
-import { unitFilter } from '../../units/select.js';
+import { unitFilter, type UnitCriteria } from '../../units/select.js';
+import { parseSort, sortUnits, type UnitOrder } from '../../units/sort.js';
 import { parseCustomer } from '../../ledger/index.js';
 import type { Unit } from '../../units/types.js';
-import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
-import { MAX_PAGE_SIZE, parseStatus } from '../../units/validate.js';
-import { parseInteger } from '../../kit/options.js';
+import { countryMiss, normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
+import { MAX_PAGE_SIZE, parseProtocol, parseStatus } from '../../units/validate.js';
+import { parseHours } from '../../kit/options.js';
+import { countryCode } from '../../kit/country.js';
 import { parsePaging, takePages } from '../../kit/paging.js';
-import { unitView } from '../../units/view.js';
+import { unitTerminalView, unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
 import { remember } from '../../kit/remember.js';
 import { MAX_VALUES } from '../../config/values-cache.js';
+import { UsageError } from '../../errors.js';
 
 type Flags = Input['flags'];
 
-export interface ListOptions {
+/** What the list asks the server, and what it then keeps (the criteria), in which order, how many. */
+export interface ListOptions extends UnitCriteria {
   query: Query;
   limit: number | undefined;
   onePage: boolean;
-  /** --description-contains, matched on the client after each page arrives. */
-  descriptionContains?: string | undefined;
-  /** --customer, matched the same way. */
-  customer?: string | undefined;
+  /** --sort: the whole list (or the one page) in this order. */
+  sort?: UnitOrder | undefined;
 }
 
+/** Every flag checked before any request. */
 export function parseListFlags(f: Flags): ListOptions {
   const paging = parsePaging(f, MAX_PAGE_SIZE);
+  const sort = parseSort(f.sort);
   const query: Query = {
     status: parseStatus(f.status),
     poolId: normalisePoolIdFlag(f.pool),
     includeExpired: f.includeExpired ? true : undefined,
-    expiringWithinHours: parseInteger(f.expiringWithin, '--expiring-within', 1),
+    expiringWithinHours: parseHours(f.expiringWithin, '--expiring-within'),
     page: paging.page,
-    pageSize: paging.pageSize,
+    // A sorted list is read whole, so in the largest pages even when --limit is small.
+    pageSize: sort && !paging.onePage ? MAX_PAGE_SIZE : paging.pageSize,
   };
-  const customer = f.customer === undefined ? undefined : parseCustomer(f.customer);
-  return { query, limit: paging.limit, onePage: paging.onePage, descriptionContains: f.descriptionContains, customer };
+  const provider = f.provider?.trim();
+  if (provider === '') throw new UsageError('--provider needs a carrier name, e.g. Verizon (proxyctl providers lists them)');
+  return {
+    query,
+    limit: paging.limit,
+    onePage: paging.onePage,
+    sort,
+    descriptionContains: f.descriptionContains,
+    customer: f.customer === undefined ? undefined : parseCustomer(f.customer),
+    country: countryCode(f.country),
+    protocol: f.protocol === undefined ? undefined : parseProtocol(f.protocol),
+    provider,
+  };
 }
 
 export async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit> = unitView): Promise<void> {
   const api = await ctx.api();
   const filter = unitFilter(opts);
   const keep = filter ?? (() => true);
+  if (opts.sort && !opts.onePage) {
+    const units: Unit[] = [];
+    for await (const page of takePages(api.pages('/units', shapes.unit, opts.query, { readAhead: true }), undefined, filter))
+      for (const u of page) units.push(u);
+    const sorted = sortUnits(units, opts.sort);
+    const count = await emit(ctx, showList(opts.limit === undefined ? sorted : sorted.slice(0, opts.limit), view));
+    await remember(ctx, { add: { units: units.slice(0, MAX_VALUES).map((u) => u.proxyRef) } });
+    await sayMiss(ctx, api, count, opts);
+    return;
+  }
   if (!opts.onePage) {
     const refs: unknown[] = [];
     // Every page is read unless --limit stops early: then no page is asked for before it is wanted.
     const pages = api.pages('/units', shapes.unit, opts.query, { readAhead: opts.limit === undefined });
     const count = await emit(ctx, showList({ pages: noting(takePages(pages, opts.limit, filter), refs) }, view));
     await remember(ctx, { add: { units: refs } });
-    await sayPoolMiss(ctx, api, count, opts.query.poolId);
+    await sayMiss(ctx, api, count, opts);
     return;
   }
   const page = api.pages('/units', shapes.unit, opts.query);
   const first = await page.next();
-  const items = first.done ? [] : first.value.items.filter(keep);
+  const kept = first.done ? [] : first.value.items.filter(keep);
+  const items = opts.sort ? sortUnits(kept, opts.sort) : kept;
   const count = await emit(ctx, showList(opts.limit === undefined ? items : items.slice(0, opts.limit), view));
   await remember(ctx, { add: { units: items.map((u) => u.proxyRef) } });
-  await sayPoolMiss(ctx, api, count, opts.query.poolId);
+  await sayMiss(ctx, api, count, opts);
   const p = first.done ? undefined : first.value.pagination;
   if (p?.hasNext)
     ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); drop --page/--page-size for every unit`);
@@ -77,15 +106,19 @@ async function* noting(pages: AsyncIterable<Unit[]>, refs: unknown[]): AsyncIter
   }
 }
 
-/** No units with --pool: a pool the catalogue does not hold is a typo worth a warning. */
-async function sayPoolMiss(ctx: Context, api: ApiClient, count: number, poolId: Query[string]): Promise<void> {
-  if (count > 0 || typeof poolId !== 'string') return;
-  const miss = await poolMiss(api, poolId);
+/** No units with --pool or --country: one the catalogue does not hold is a typo worth a warning. */
+async function sayMiss(ctx: Context, api: ApiClient, count: number, opts: ListOptions): Promise<void> {
+  if (count > 0) return;
+  const poolId = opts.query.poolId;
+  const miss =
+    (typeof poolId === 'string' ? await poolMiss(api, poolId) : undefined) ??
+    (opts.country !== undefined ? await countryMiss(api, opts.country) : undefined);
   if (miss !== undefined) ctx.warn(miss.message);
 }
 
 export default async function handler({ flags, ctx }: Input): Promise<Result> {
-  const view = withConnFormat(ctx, unitView, flags.connFormat);
+  // Times for people only on a terminal's table; every other format keeps the API's ISO 8601 UTC.
+  const view = withConnFormat(ctx, outputMode(ctx) === 'table' ? unitTerminalView(flags.utc === true) : unitView, flags.connFormat);
   await listUnits(parseListFlags(flags), ctx, view);
   return finished(ctx);
 }

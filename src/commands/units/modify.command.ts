@@ -1,6 +1,6 @@
 import { Command } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
-import { allowIp, descriptionContains, password, pool, username } from '../../kit/options.js';
+import { allowIp, connFormat, descriptionContains, password, pool, username } from '../../kit/options.js';
 
 const command = () =>
   new Command('modify')
@@ -14,19 +14,26 @@ const command = () =>
     .addOption(allowIp('whitelisted IP (repeat; replaces the list; http_noauth units)'))
     .addOption(username('new username (with --password)'))
     .addOption(password('new password (with --username)'))
+    .option(
+      '--regenerate-password',
+      "a new strong password for each unit, made here (never on the command line), printed once with the unit's connection (-o conn works)",
+    )
     .addOption(pool('instead of refs: every active unit of this pool'))
     .option('--tagged <name>', 'instead of refs: every active unit tagged for this customer')
-    .addOption(descriptionContains('instead of refs: every active unit whose description contains this text, in any case'));
+    .addOption(descriptionContains('instead of refs: every active unit whose description contains this text, in any case'))
+    .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  formats: ['table', 'json', 'jsonl', 'csv'],
+  // New passwords print with their units, as connection lines too.
+  formats: (flags) => (flags.regeneratePassword ? ['table', 'json', 'jsonl', 'csv', 'conn'] : ['table', 'json', 'jsonl', 'csv']),
   examples: [
     'proxyctl units modify PRX-123 --description "client A"',
     'proxyctl units modify PRX-123 --allow-ip 203.0.113.7 --allow-ip 203.0.113.8',
     'proxyctl units modify PRX-1 PRX-2 PRX-3 --customer acme',
     'proxyctl units modify --pool US-12 --customer acme',
+    'proxyctl units modify --tagged acme --regenerate-password --conn-format url > acme-new.txt',
     'proxyctl units list --description-contains "batch 7" -o json | jq -r ".[].proxyRef" | proxyctl units modify - --customer acme',
   ],
   load: async () => (await import('./modify.js')).default,

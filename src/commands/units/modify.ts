@@ -14,7 +14,10 @@ import { normalisePoolIdFlag } from '../../units/catalogue-ids.js';
 import { applied, notModified, type ModifyRequest } from '../../units/not-applied.js';
 import { unitFilter } from '../../units/select.js';
 import type { Unit } from '../../units/types.js';
-import { normaliseAllowIps, parseCredentials, parseRef, parseRefs } from '../../units/validate.js';
+import { normaliseAllowIps, parseCredential, parseCredentials, parseRef, parseRefs } from '../../units/validate.js';
+import { generatePassword } from '../../units/password.js';
+import { changedUnitView, unitDetailView, unitView } from '../../units/view.js';
+import { withConnFormat } from '../../output/conn.js';
 import * as shapes from '../../api/shapes.js';
 import { emitOutcomes } from './outcomes.js';
 import { rerunCommand } from './rerun.js';
@@ -27,20 +30,33 @@ export interface Change {
   body: ModifyBody;
   /** --customer: each unit's description gets this tag, its other text kept. */
   customer: string | undefined;
+  /** --regenerate-password: a new password per unit, under --username's name or the unit's own. */
+  regenerate: { username: string | undefined } | undefined;
 }
 
 export function parseModify(f: Flags): Change {
   const allowedIps = normaliseAllowIps(f.allowIp);
-  const credentials = parseCredentials(f.username, f.password);
+  const regenerate = f.regeneratePassword ? parseRegenerate(f, allowedIps) : undefined;
+  if (!regenerate && f.connFormat !== undefined)
+    throw new UsageError('--conn-format shapes the connection lines of --regenerate-password; modify prints no connections otherwise');
+  const credentials = regenerate ? undefined : parseCredentials(f.username, f.password);
   const customer = f.customer === undefined ? undefined : parseCustomer(f.customer);
   const body: ModifyBody = {
     ...(f.description !== undefined ? { description: customer ? withCustomer(f.description, customer) : f.description } : {}),
     ...(allowedIps.length ? { allowedIps: [...new Set(allowedIps)] } : {}),
     ...(credentials ? { credentials } : {}),
   };
-  if (Object.keys(body).length === 0 && customer === undefined)
-    throw new UsageError('nothing to change: give --description, --customer, --allow-ip or --username/--password');
-  return { body, customer };
+  if (Object.keys(body).length === 0 && customer === undefined && !regenerate)
+    throw new UsageError('nothing to change: give --description, --customer, --allow-ip, --username/--password or --regenerate-password');
+  return { body, customer, regenerate };
+}
+
+/** --regenerate-password: the password is made here, so one typed too is a mistake, as is a whitelist (no-auth units have no password). */
+function parseRegenerate(f: Flags, allowedIps: string[]): NonNullable<Change['regenerate']> {
+  if (f.password !== undefined) throw new UsageError('--regenerate-password makes the password: drop --password');
+  if (allowedIps.length > 0)
+    throw new UsageError('--allow-ip is for http_noauth units, which have no password: change it apart from --regenerate-password');
+  return { username: f.username === undefined ? undefined : parseCredential(f.username, '--username') };
 }
 
 /** The body for one unit: with --customer and no --description, its own description re-tagged. */
@@ -50,6 +66,22 @@ export function bodyFor(change: Change, current: string | undefined): ModifyBody
 }
 
 const descriptionOf = (u: Unit) => (typeof u.description === 'string' ? u.description : undefined);
+
+/**
+ * A new password for one unit (read first unless the selection listed it): sent in the one PATCH
+ * with the rest of the change, and returned in the unit as it now is, the one place it is shown.
+ */
+async function regeneratePassword(ctx: Context, ref: string, change: Change, listed: Unit | undefined): Promise<Unit> {
+  const api = await ctx.api();
+  const unit = listed ?? (await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit));
+  const username = change.regenerate?.username ?? unit.credentials?.username;
+  if (!unit.credentials || username === undefined)
+    throw new UsageError(`${ref} has no password to regenerate: an ${unit.protocol ?? 'http_noauth'} unit is reached by its allowed IPs`);
+  const credentials = { username, password: generatePassword() };
+  const body = { ...bodyFor(change, descriptionOf(unit)), credentials };
+  await modifyUnit(ref, body, ctx);
+  return { ...unit, credentials, ...(body.description !== undefined ? { description: body.description } : {}) };
+}
 
 export async function modifyUnit(ref: string, body: ModifyBody, ctx: Context): Promise<shapes.Modified> {
   const api = await ctx.api();
@@ -96,30 +128,59 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     throw new UsageError(
       'give at least one unit reference, - to read them from stdin, or select with --pool, --tagged or --description-contains',
     );
+  // With new passwords the units themselves are printed: -o conn (and --conn-format) hand them over.
+  const units = {
+    one: withConnFormat(ctx, changedUnitView(unitDetailView), flags.connFormat),
+    many: withConnFormat(ctx, changedUnitView(unitView), flags.connFormat),
+  };
   // One named unit: its own answer, as always.
   if (raw.length === 1 && raw[0] !== '-') {
     const ref = parseRef(raw[0]!);
+    if (change.regenerate) {
+      const unit = await regeneratePassword(ctx, ref, change, undefined);
+      ctx.notice(SHOWN_ONCE);
+      return show(unit, units.one);
+    }
     const current = change.customer !== undefined && change.body.description === undefined ? await readDescription(ctx, ref) : undefined;
     return show(await modifyUnit(ref, bodyFor(change, current), ctx));
   }
   const api = await ctx.api();
   // What each unit's description is now, where the change needs it (a selection has it already).
   const known = new Map<string, string | undefined>();
+  const listed = new Map<string, Unit>();
   let refs: string[];
   if (selecting) {
     const keep = unitFilter({ descriptionContains: flags.descriptionContains, customer: tagged }) ?? (() => true);
     refs = [];
+    let noPassword = 0;
     for await (const u of api.all('/units', shapes.unit, { status: 'ACTIVE', poolId })) {
       if (!keep(u)) continue;
+      // A selection's no-auth units have no password to regenerate: left out, and said.
+      if (change.regenerate && !u.credentials) {
+        noPassword += 1;
+        continue;
+      }
       refs.push(u.proxyRef);
       known.set(u.proxyRef, descriptionOf(u));
+      listed.set(u.proxyRef, u);
     }
+    if (noPassword > 0)
+      ctx.notice(`${noPassword} selected unit${noPassword === 1 ? ' has' : 's have'} no password (http_noauth): left out`);
     if (refs.length === 0) {
       ctx.notice('No active unit matches the selection; nothing was changed.');
       await emit(ctx, showList([], view));
       return finished(ctx);
     }
   } else refs = raw.length === 1 && raw[0] === '-' ? await refsFromStdin(ctx) : parseRefs(raw);
+  if (change.regenerate) {
+    const report = await runBulk(ctx, refs, { verb: 'modified', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
+      regeneratePassword(ctx, ref, change, listed.get(ref)),
+    );
+    await emitOutcomes(ctx, report, units, (o) => ({ proxyRef: o.label, modified: false }), true);
+    if (report.outcomes.some((o) => o.ok)) ctx.notice(SHOWN_ONCE);
+    settleBulk(ctx, report, 'modified', undefined, (rest) => rerunCommand(ctx, ['units', 'modify', ...rest, ...changeArgs(flags)]));
+    return finished(ctx);
+  }
   const report = await runBulk(ctx, refs, { verb: 'modified', label: (r) => r, onEvent: progressRenderer(ctx) }, async (ref) => {
     const current =
       change.customer !== undefined && change.body.description === undefined && !known.has(ref)
@@ -140,11 +201,15 @@ export async function readDescription(ctx: Context, ref: string): Promise<string
   return descriptionOf(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit));
 }
 
-/** The change flags again, for the command that finishes the rest after Ctrl-C. */
+/** The change flags again, for the command that finishes the rest after Ctrl-C (never a password). */
 function changeArgs(f: Flags): string[] {
   return [
     ...(f.description !== undefined ? ['--description', f.description] : []),
     ...(f.customer !== undefined ? ['--customer', f.customer] : []),
     ...(f.allowIp ?? []).flatMap((ip) => ['--allow-ip', ip]),
+    ...(f.regeneratePassword ? [...(f.username !== undefined ? ['--username', f.username] : []), '--regenerate-password'] : []),
+    ...(f.connFormat !== undefined ? ['--conn-format', f.connFormat] : []),
   ];
 }
+
+const SHOWN_ONCE = 'the new passwords are shown only here, generated on this machine; the old ones no longer work';

@@ -7,7 +7,7 @@ import { emit, showText, type Result } from '../../kit/action.js';
 import { parseInteger } from '../../kit/options.js';
 import type { Context } from '../../context/index.js';
 import { AuthMissingError, UsageError } from '../../errors.js';
-import { escapeControl, escapeDeep, outputMode, paintFor } from '../../output/index.js';
+import { escapeControl, escapeDeep, jsonLine, outputMode, paintFor } from '../../output/index.js';
 import { EVENT_NAMES, summarizeEvent } from '../../webhooks/events.js';
 import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../../webhooks/receiver.js';
 import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
@@ -198,7 +198,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
           toLedger?.add(r);
         } else rejected += 1;
         // Text is written before emit's first await, so lines keep the order deliveries arrived in.
-        void emit(ctx, showText(jsonl ? JSON.stringify(r) : describeRecord(escapeDeep(r), paint)));
+        void emit(ctx, showText(jsonl ? jsonLine(ctx, r) : describeRecord(escapeDeep(r), paint)));
       },
       onAnswered:
         exec &&

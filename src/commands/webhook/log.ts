@@ -10,7 +10,7 @@ import type { Context } from '../../context/index.js';
 import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { cell, escapeDeep, humanDuration, outputMode, paintFor } from '../../output/index.js';
+import { cell, escapeDeep, humanDuration, jsonLine, outputMode, paintFor } from '../../output/index.js';
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
 import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, paintStatus } from './columns.js';
@@ -124,7 +124,8 @@ async function follow(ctx: Context, api: ApiClient, opts: LogOptions): Promise<n
       const changes = tracker.diff(items, first);
       const shown = first ? changes.slice(-SHOWN_AT_START) : changes;
       // One write per poll, a line per change: a JSON line, or a sentence a person reads.
-      const lines = shown.map((c) => (jsonl ? JSON.stringify(c) : describeChange(escapeDeep(c), ctx.now(), paint)));
+      // A change --jq makes nothing of is no line at all.
+      const lines = shown.map((c) => (jsonl ? jsonLine(ctx, c) : describeChange(escapeDeep(c), ctx.now(), paint))).filter((l) => l !== '');
       if (lines.length > 0) await emit(ctx, showText(lines.join('\n')));
       // Said once the starting point is read: from here on every new delivery and change shows.
       if (first) ctx.notice(`Following the delivery log (every ${opts.intervalMs / 1000}s); Ctrl-C to stop.`);

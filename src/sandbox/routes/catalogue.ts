@@ -6,7 +6,7 @@ import type { World } from '../world.js';
 /** A pool as the API shows it: one flagged down by server.down is not available until server.up. */
 function shownPool(w: World, p: PoolRecord) {
   const pool = publicPool(p);
-  return { ...pool, available: pool.available && !w.poolDown(p.poolId), prices: w.prices };
+  return { ...pool, available: pool.available && !w.poolDown(p.poolId), prices: p.prices ?? w.prices };
 }
 
 export function prices(w: World): Reply {

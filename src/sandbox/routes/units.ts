@@ -128,7 +128,7 @@ async function provision(w: World, req: ApiRequest, commit?: (reply: Reply) => v
     throw new ApiFailure(400, 'allowed_ips_invalid', 'allowedIps applies only to the http_noauth protocol');
   const pool = availablePool(w, b.poolId, 'pool_not_available');
   const description = b.description === undefined || b.description === null ? '' : parseDescription(b.description);
-  const price = w.prices[period];
+  const price = (pool.prices ?? w.prices)[period];
   const u = await purchase(w, price, pool.poolId, async () => {
     const now = w.clock.now();
     const expiresAt = expiryAfter(now, period);
