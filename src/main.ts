@@ -33,6 +33,9 @@ export function buildProgram(rt: Runtime): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // An option commander does not know is named without the value typed after `=`: that
+      // value may be a key (`--api-key=sk_…`), which must never be printed back.
+      outputError: (s, write) => write(s.replace(/(unknown option '[^'=\s]+)=[^']*'/g, "$1=…'")),
     })
     .showSuggestionAfterError(true)
     // Commander stops wrapping a help page whose widest entry leaves under 40 columns for the
