@@ -47,6 +47,32 @@ function copyOfSrc(edits: Record<string, string> = {}): string {
 
 const cruise = (cwd: string) => execa(DEPCRUISE, ['src', '--config', CONFIG, '--output-type', 'err'], { cwd, reject: false });
 
+/**
+ * One copy of src/ carrying every bad edit whose error is its own line (each in a file of its own),
+ * cruised once: each case below finds its error in that one run. The loop case has a copy of its
+ * own, as it asserts what is *not* reported.
+ */
+const BAD_IMPORTS: Record<string, string> = {
+  'src/api/shapes.ts': "import type { Context } from '../context/index.js';\nimport 'undici';\nexport type Probe = Context;",
+  'src/units/quote.ts': "import '../kit/action.js';",
+  'src/errors.ts': "import './output/escape.js';",
+  'src/sandbox/http.ts': "import '../errors.js';",
+  'src/units/view.ts': "import type { ResellerClient } from '../sdk.js';\nexport type Probe = ResellerClient;",
+  'src/sdk.ts': "import { printObject } from './output/index.js';\nexport const probe = printObject;",
+};
+let badCruise: ReturnType<typeof cruise> | undefined;
+const cruiseBad = () => (badCruise ??= cruise(copyOfSrc(BAD_IMPORTS)));
+
+/** The same for the Biome rule: every use of `process` outside src/cli.ts, linted once. */
+const BAD_PROCESS: Record<string, string> = {
+  'src/commands/me/show.ts':
+    "// process.env is read in cli.ts only\nconst s = 'process.exit';\nexport const probe = () => process.env.HOME + s;",
+  'src/units/view.ts': "import { env } from 'node:process';\nexport const probe = env;",
+  'src/sdk.ts': 'export const probe = () => process.env.HOME;',
+};
+let badLint: ReturnType<typeof lintProcess> | undefined;
+const lintBad = () => (badLint ??= lintProcess(copyOfSrc(BAD_PROCESS)));
+
 describe('dependency-cruiser layer rules', () => {
   it('pass on the source as it is', async () => {
     const r = await cruise(copyOfSrc());
@@ -55,27 +81,18 @@ describe('dependency-cruiser layer rules', () => {
   });
 
   it('fail on an upward import from the API layer to the context', async () => {
-    const r = await cruise(
-      copyOfSrc({ 'src/api/shapes.ts': "import type { Context } from '../context/index.js';\nexport type Probe = Context;" }),
-    );
+    const r = await cruiseBad();
     expect(r.exitCode).not.toBe(0);
     expect(r.stdout).toMatch(/error lower-imports-upward: src\/api\/shapes\.ts → src\/context\/index\.ts/);
   });
 
   it('fail on undici imported anywhere but src/net/undici-parts.ts', async () => {
-    const r = await cruise(copyOfSrc({ 'src/api/shapes.ts': "import 'undici';\nexport {};" }));
-    expect(r.exitCode).not.toBe(0);
+    const r = await cruiseBad();
     expect(r.stdout).toMatch(/error undici-only-through-parts: src\/api\/shapes\.ts → \S*node_modules\/undici\//);
   });
 
-  it('fail on a units module importing a command, and on a leaf importing the output layer', async () => {
-    const r = await cruise(
-      copyOfSrc({
-        'src/units/quote.ts': "import '../kit/action.js';",
-        'src/errors.ts': "import './output/escape.js';",
-      }),
-    );
-    expect(r.exitCode).not.toBe(0);
+  it('fail on a units module importing the command kit, and on a leaf importing the output layer', async () => {
+    const r = await cruiseBad();
     expect(r.stdout).toMatch(/error domain-imports-upward: src\/units\/quote\.ts → src\/kit\/action\.ts/);
     expect(r.stdout).toMatch(/error leaf-imports-upward: src\/errors\.ts → src\/output\/escape\.ts/);
   });
@@ -90,8 +107,7 @@ describe('dependency-cruiser layer rules', () => {
   });
 
   it('fail when the sandbox imports anything outside src/sandbox', async () => {
-    const r = await cruise(copyOfSrc({ 'src/sandbox/http.ts': "import '../errors.js';" }));
-    expect(r.exitCode).not.toBe(0);
+    const r = await cruiseBad();
     expect(r.stdout).toMatch(/error sandbox-stands-alone: src\/sandbox\/http\.ts → src\/errors\.ts/);
   });
 });
@@ -103,11 +119,7 @@ describe('only src/cli.ts touches process (a Biome rule, `npm run lint`)', () =>
   });
 
   it('fails on process.env in a command, naming the file and line; comments and strings do not count', async () => {
-    const root = copyOfSrc({
-      'src/commands/me/show.ts':
-        "// process.env is read in cli.ts only\nconst s = 'process.exit';\nexport const probe = () => process.env.HOME + s;",
-    });
-    const r = await lintProcess(root);
+    const r = await lintBad();
     expect(r.exitCode).toBe(1);
     const out = r.stdout + r.stderr;
     expect(out).toContain('only src/cli.ts may use `process`');
@@ -117,32 +129,24 @@ describe('only src/cli.ts touches process (a Biome rule, `npm run lint`)', () =>
   });
 
   it('fails on an import of node:process', async () => {
-    const r = await lintProcess(copyOfSrc({ 'src/units/view.ts': "import { env } from 'node:process';\nexport const probe = env;" }));
-    expect(r.exitCode).toBe(1);
+    const r = await lintBad();
     expect(r.stdout + r.stderr).toContain('src/units/view.ts:1:');
   });
 });
 
 describe('the SDK entry (src/sdk.ts)', () => {
   it('is imported by nothing in src', async () => {
-    const r = await cruise(
-      copyOfSrc({ 'src/units/view.ts': "import type { ResellerClient } from '../sdk.js';\nexport type Probe = ResellerClient;" }),
-    );
-    expect(r.exitCode).not.toBe(0);
+    const r = await cruiseBad();
     expect(r.stdout).toMatch(/error sdk-is-an-entry: src\/units\/view\.ts → src\/sdk\.ts/);
   });
 
   it('stays headless: no context, config or output', async () => {
-    const r = await cruise(
-      copyOfSrc({ 'src/sdk.ts': "import { printObject } from './output/index.js';\nexport const probe = printObject;" }),
-    );
-    expect(r.exitCode).not.toBe(0);
+    const r = await cruiseBad();
     expect(r.stdout).toMatch(/error sdk-stays-headless: src\/sdk\.ts → src\/output\/index\.ts/);
   });
 
   it('uses no process either (the Biome rule covers it)', async () => {
-    const r = await lintProcess(copyOfSrc({ 'src/sdk.ts': 'export const probe = () => process.env.HOME;' }));
-    expect(r.exitCode).toBe(1);
+    const r = await lintBad();
     expect(r.stdout + r.stderr).toContain('src/sdk.ts:1:');
   });
 });
