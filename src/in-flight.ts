@@ -16,6 +16,15 @@ export class InFlightRegistry {
   private readonly resumeKeys = new Set<string>();
   /** Other work a second interrupt leaves unfinished (e.g. `webhook listen --exec` commands). */
   private readonly tasks = new Set<{ what: string }>();
+  /** Items of bulk work (an extend, a release) whose request is on the wire. */
+  private readonly items = new Set<{ what: string }>();
+
+  /** Registers one bulk item as in flight until the returned function is called. */
+  item(what: string): () => void {
+    const entry = { what };
+    this.items.add(entry);
+    return () => this.items.delete(entry);
+  }
 
   /** Runs `send` with `p` registered as in flight until it settles either way. */
   async during<T>(p: PendingPurchase, send: () => Promise<T>): Promise<T> {
@@ -49,8 +58,11 @@ export class InFlightRegistry {
   /** What the first interrupt waits for, or undefined when nothing is in flight. */
   waitingNote(signal: string): string | undefined {
     const n = this.pending.size;
-    if (n === 0) return undefined;
-    return `${signal}: letting ${n} purchase${n === 1 ? '' : 's'} in flight finish; interrupt again to exit at once (their outcome would then be unknown)\n`;
+    if (n > 0)
+      return `${signal}: letting ${n} purchase${n === 1 ? '' : 's'} in flight finish; interrupt again to exit at once (their outcome would then be unknown)\n`;
+    const items = [...this.items].map((i) => i.what);
+    if (items.length === 0) return undefined;
+    return `${signal}: starting no more; letting ${items.length} request${items.length === 1 ? '' : 's'} in flight finish (${items.join(', ')}); interrupt again to exit at once\n`;
   }
 
   /** What a second interrupt leaves behind: units bought but not printed, and unknown outcomes. */

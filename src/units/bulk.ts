@@ -2,6 +2,7 @@
 // requests, so steady-state bulk work waits instead of drawing 429s), progress reported as events
 // (src/output/progress.ts draws them), Ctrl-C that stops new items but lets started ones finish,
 // and per-item outcomes for the summary.
+import { inFlight } from '../in-flight.js';
 import type { BaseContext as Context } from '../globals.js';
 import {
   ApiError,
@@ -63,10 +64,13 @@ export async function runBulk<T, R>(
       const item = items[index]!;
       const label = opts.label(item, index);
       let outcome: Outcome<R>;
+      const finished = inFlight.item(label);
       try {
         outcome = { index, label, ok: true, value: await worker(item, index) };
       } catch (error) {
         outcome = { index, label, ok: false, error };
+      } finally {
+        finished();
       }
       // An item that never started its request because of Ctrl-C is "not started", not failed.
       if (!outcome.ok && outcome.error instanceof InterruptedError) return;

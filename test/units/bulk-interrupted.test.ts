@@ -91,7 +91,9 @@ async function interrupted(k: Kit, held: (n: number) => Promise<void>, args: str
   const child = execa('node', [BIN, ...args], { reject: false, env, timeout: 60_000 });
   await Promise.all([outputUntil(child, 'stderr', (t) => t.includes(`[${PASS_FIRST}/${UNITS}] ${done}`)), held(LANES)]);
   child.kill('SIGINT');
-  // The first Ctrl-C starts nothing new; the requests on the wire are answered, then it settles.
+  // The first Ctrl-C starts nothing new and says so, naming the requests on the wire; once it has
+  // (not before: an answer landing first would start another item), they are answered.
+  await outputUntil(child, 'stderr', (t) => t.includes(`interrupted: starting no more; letting ${LANES} requests in flight finish`));
   front!.release();
   const r = await child;
   return { r, env };
