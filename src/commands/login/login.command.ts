@@ -4,7 +4,8 @@ import { defineCommand, type InputOf } from '../../kit/action.js';
 const command = () =>
   new Command('login')
     .description('save a base URL and API key as a profile, after checking the key with the API')
-    .option('--api-key-stdin', 'read the API key from stdin instead of prompting');
+    .option('--api-key-stdin', 'read the API key from stdin instead of prompting')
+    .option('--insecure-storage', 'keep the key in the config file (0600) instead of the OS keyring');
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
