@@ -27,11 +27,11 @@ export function keyringAccount(ctx: Context, profile: string): string {
   return nonEmpty(ctx.io.env.PROXYCTL_CONFIG_DIR) === undefined ? profile : `${profile} (${resolve(configDir(ctx.io.env))})`;
 }
 
-/** Why the key goes to the file without asking the keyring, when it does. */
-function fileAskedFor(ctx: Context, insecureStorage: boolean): string | undefined {
+/** What made the key go to the file without asking the keyring, when something did: the flag or the variable. */
+function fileAskedFor(ctx: Context, insecureStorage: boolean): '--insecure-storage' | 'PROXYCTL_INSECURE_STORAGE' | undefined {
   if (insecureStorage) return '--insecure-storage';
   const v = ctx.io.env.PROXYCTL_INSECURE_STORAGE;
-  if (v !== undefined && v !== '' && v !== '0' && v !== 'false') return 'PROXYCTL_INSECURE_STORAGE is set';
+  if (v !== undefined && v !== '' && v !== '0' && v !== 'false') return 'PROXYCTL_INSECURE_STORAGE';
   return undefined;
 }
 
@@ -101,8 +101,9 @@ export async function saveLogin(
   await store.saveProfile(profile, { baseUrl, apiKey }, { makeCurrent: opts.makeCurrent });
   const notes: KeyNote[] = [
     noKeyring !== undefined
-      ? { warn: true, text: `no usable OS keyring (${noKeyring}): the API key is stored in ${store.path}, readable only by you` }
-      : { warn: false, text: `The API key is stored in ${store.path} (${asked}), not in the OS keyring.` },
+      ? { warn: true, text: `no usable OS keyring (${noKeyring}): the key is stored in the config file, readable only by you` }
+      : // Short enough for an 80-column terminal, the variable's name and all.
+        { warn: false, text: `Key stored in the config file, not the OS keyring (${asked}).` },
   ];
   // The key this login replaced must not stay behind in the keyring; if it does, say where.
   if (before === 'keyring') {
@@ -165,7 +166,7 @@ function leftBehind(name: string, account: string, detail: string): string {
 export async function migrateKeys(ctx: Context, store: ConfigStore): Promise<string[]> {
   const asked = fileAskedFor(ctx, false);
   if (asked !== undefined)
-    throw new UsageError(`${asked}: keys stay in the config file`, { hint: 'unset it to move them into the OS keyring' });
+    throw new UsageError(`${asked} is set: keys stay in the config file`, { hint: 'unset it to move them into the OS keyring' });
   const moved: string[] = [];
   const inFile = Object.entries(store.profiles())
     .filter(([, p]) => keyStoreOf(p) === 'file')
