@@ -103,6 +103,14 @@ module.exports = {
       to: { path: '(^|/)node_modules/socks/' },
     },
     {
+      name: 'keyring-only-through-its-module',
+      severity: 'error',
+      comment:
+        'src/config/keyring.ts is the one door to the OS keyring: it loads the native binding only when a stored key is read, written or removed',
+      from: { pathNot: '^src/config/keyring[.]ts$' },
+      to: { path: '(^|/)node_modules/@napi-rs/keyring' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'an import that resolves to nothing',

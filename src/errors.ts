@@ -106,6 +106,27 @@ export class SignatureError extends CliError {
   }
 }
 
+/**
+ * The OS keyring could not give, keep or remove an API key. `unavailable`: there is no keyring to
+ * talk to here (no Secret Service, no session bus); `refused`: there is one and it will not serve
+ * (locked, access denied). Exit 3: the command has no key to use. `detail` is the keyring's own
+ * words, never the key.
+ */
+export class KeyringError extends CliError {
+  readonly reason: 'unavailable' | 'refused';
+  readonly detail: string;
+  constructor(
+    reason: 'unavailable' | 'refused',
+    detail: string,
+    message = `the OS keyring ${reason === 'refused' ? 'refused' : 'is not usable'}: ${detail}`,
+    hint?: string,
+  ) {
+    super(message, { code: reason === 'refused' ? 'keyring_refused' : 'keyring_unavailable', ...(hint ? { hint } : {}) });
+    this.reason = reason;
+    this.detail = detail;
+  }
+}
+
 /** The contract's exit codes, in one place. */
 export const ExitCode = {
   ok: 0,
@@ -143,6 +164,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof AuthMissingError) return ExitCode.auth;
+  if (err instanceof KeyringError) return ExitCode.auth;
   if (err instanceof NetworkError) return ExitCode.unavailable;
   if (err instanceof InterruptedError) return ExitCode.interrupted;
   if (err instanceof PartialFailureError) return ExitCode.partialFailure;
@@ -242,7 +264,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   0: 'success',
   1: 'unexpected error (a bug)',
   2: 'usage or validation error, refused or impossible confirmation',
-  3: 'authentication: key missing or invalid (401)',
+  3: 'authentication: key missing or invalid (401), or the OS keyring could not give or keep it',
   4: 'permission: reseller mode disabled (403)',
   5: 'not found (404), or no other available pool for `units swap --same-country`',
   6: 'insufficient balance (402)',

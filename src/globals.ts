@@ -79,6 +79,7 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   { name: 'PROXYCTL_API_KEY', meaning: "API key; overrides the profile's key (keys never go on the command line)" },
   { name: 'PROXYCTL_BASE_URL', meaning: 'API base URL, without /api/reseller/v1 (--base-url)' },
   { name: 'PROXYCTL_PROFILE', meaning: 'stored profile to use (--profile; default: the current one)' },
+  { name: 'PROXYCTL_INSECURE_STORAGE', meaning: 'set to 1: login keeps keys in the config file, not the OS keyring (--insecure-storage)' },
   { name: 'PROXYCTL_CONFIG_DIR', meaning: 'directory of the config file, and of the caches in cache/ (default: the OS dirs)' },
   { name: 'PROXYCTL_DEBUG', meaning: 'set to 1: HTTP trace on stderr, the API key redacted (--debug)' },
   { name: 'PROXYCTL_WEBHOOK_SECRET', meaning: 'webhook secret for `webhook verify` and `webhook listen` (--secret)' },

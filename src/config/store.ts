@@ -1,5 +1,5 @@
 // Profiles, the current profile and profile settings, in one JSON file in a config dir that only
-// the user can read (dir 0700, file 0600); caches and purchase records use the same machinery in
+// the user can read (dir 0700, file 0600), with the API keys that are not in the OS keyring (keyring.ts); caches and purchase records use the same machinery in
 // files of their own (openKeyValueFile). Several proxyctl processes may share a file at once
 // (parallel logins, bulk creates recording purchases), so every change is a read-modify-write done under a
 // cross-process lock (proper-lockfile: a lock dir beside the file, kept fresh while held, taken
@@ -15,7 +15,10 @@ import { configDir } from './dirs.js';
 
 export interface Profile {
   baseUrl?: string | undefined;
+  /** The key itself, when it lives in this file (no usable keyring, or `login --insecure-storage`). */
   apiKey?: string | undefined;
+  /** Where the key lives when not in this file: the OS keyring (src/config/keyring.ts). Never both. */
+  apiKeyRef?: 'keyring' | undefined;
   /** `proxyctl config set check-target URL`: the default target of `units check`. */
   checkTarget?: string | undefined;
   /**
@@ -36,7 +39,7 @@ export interface Profile {
 /** Profile settings that `proxyctl config set/get/unset` manage (not the key or base URL). */
 export type ProfileSetting = 'checkTarget' | 'maxSpendPerRun' | 'maxSpendPerDay' | 'allowedPeriods' | 'allowedCountries';
 /** What a profile holds besides its key and base URL: its settings, and what commands remember for it. */
-export type ProfileField = Exclude<keyof Profile, 'baseUrl' | 'apiKey'>;
+export type ProfileField = Exclude<keyof Profile, 'baseUrl' | 'apiKey' | 'apiKeyRef'>;
 
 interface StoreShape {
   currentProfile?: string;
@@ -66,6 +69,11 @@ export interface ConfigStore {
    * is none at the moment of writing (decided under the lock, against the file as it is then).
    */
   saveProfile(name: string, profile: Profile, opts?: { makeCurrent?: 'always' | 'if-none' }): Promise<void>;
+  /**
+   * Replaces a profile's key in this file by the keyring reference, if the file still holds `key`
+   * (decided under the lock); false when another login changed it meanwhile.
+   */
+  moveKeyToKeyring(name: string, key: string): Promise<boolean>;
   /** Removes a profile (and clears the current profile when it was that one). */
   removeProfile(name: string): Promise<{ removed: boolean; wasCurrent: boolean }>;
   /** Makes a stored profile current; false (and nothing written) when there is no such profile. */
@@ -282,6 +290,14 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
         if (opts.makeCurrent === 'always' || (opts.makeCurrent === 'if-none' && data.currentProfile === undefined))
           data.currentProfile = name;
       }),
+    moveKeyToKeyring: (name, key) =>
+      update((data) => {
+        const p = data.profiles?.[name];
+        if (p?.apiKey !== key) return false;
+        const { apiKey: _k, ...rest } = p;
+        data.profiles = { ...data.profiles, [name]: { ...rest, apiKeyRef: 'keyring' } };
+        return true;
+      }),
     removeProfile: (name) =>
       update((data) => {
         const all = { ...(data.profiles ?? {}) };
@@ -329,9 +345,9 @@ export function pruneCache(cache: Record<string, unknown>, nowMs: number): Recor
   return kept;
 }
 
-/** The settings of a profile, without its key and base URL. */
+/** The settings of a profile, without its key (or where the key lives) and base URL. */
 function settingsOf(p: Profile | undefined): Profile {
   if (!p) return {};
-  const { baseUrl: _u, apiKey: _k, ...rest } = p;
+  const { baseUrl: _u, apiKey: _k, apiKeyRef: _r, ...rest } = p;
   return rest;
 }

@@ -1,7 +1,9 @@
-// Where the base URL and API key come from: flag > environment > stored profile.
+// Where the base URL and API key come from: flag > environment > stored profile (whose key is in
+// the OS keyring or the config file, stored-key.ts).
 import type { Context } from './types.js';
 import { nonEmpty } from '../globals.js';
 import { DEFAULT_PROFILE, type ConfigStore } from '../config/store.js';
+import { readStoredKey } from './stored-key.js';
 
 export interface Credentials {
   baseUrl: string | undefined;
@@ -24,7 +26,8 @@ export async function resolveCredentials(ctx: Context): Promise<Credentials> {
   const stored = store.profile(name);
   return {
     baseUrl: flagOrEnvBase ?? nonEmpty(stored?.baseUrl),
-    apiKey: envKey ?? nonEmpty(stored?.apiKey),
+    // The environment's key wins without a look at the keyring.
+    apiKey: envKey ?? (stored ? await readStoredKey(ctx, name, stored) : undefined),
     profile: name,
     profileExists: stored !== undefined,
   };

@@ -7,14 +7,20 @@ import { checkBaseUrl } from '../api/index.js';
 import { PROFILE_NAME } from '../config/store.js';
 import * as shapes from '../api/shapes.js';
 import { buildApiClient } from './client.js';
+import { saveLogin, tellKeyNotes, type KeyNote, type KeyStore } from './stored-key.js';
 
 export type AccountSummary = shapes.Account;
+export { tellKeyNotes } from './stored-key.js';
 
 export interface LoginResult {
   profile: string;
   baseUrl: string;
   account: AccountSummary;
   client: ApiClient;
+  /** Where the key was saved. */
+  keyStore: KeyStore;
+  /** What to tell about where it was saved, once any spinner has stopped (tellKeyNotes). */
+  keyNotes: KeyNote[];
 }
 
 export function checkProfileName(name: string): string {
@@ -59,20 +65,28 @@ export async function promptCredentials(
   return { baseUrl: baseUrl.trim(), apiKey: apiKey.trim() };
 }
 
-/** Verifies the key against GET /account and saves the profile only when the server accepts it. */
-export async function verifyAndSave(ctx: Context, profile: string, baseUrl: string, apiKey: string): Promise<LoginResult> {
+/**
+ * Verifies the key against GET /account and saves the profile only when the server accepts it: the
+ * key in the OS keyring where one is usable, else (or with `insecureStorage`) in the config file.
+ */
+export async function verifyAndSave(
+  ctx: Context,
+  profile: string,
+  baseUrl: string,
+  apiKey: string,
+  opts: { insecureStorage?: boolean | undefined } = {},
+): Promise<LoginResult> {
   const url = checkBaseUrl(baseUrl, ctx.globals.insecure);
   const client = buildApiClient(ctx, url, apiKey);
   // A 401 here throws ApiError (exit 3) and nothing is written.
   const account = await client.get('/account', shapes.account);
   const store = await ctx.config();
   // Without --profile the profile logged in to becomes current; with it, only when there is none.
-  await store.saveProfile(
-    profile,
-    { baseUrl: client.baseUrl, apiKey },
-    { makeCurrent: ctx.globals.profile === undefined ? 'always' : 'if-none' },
-  );
-  return { profile, baseUrl: client.baseUrl, account, client };
+  const { keyStore, notes } = await saveLogin(ctx, store, profile, client.baseUrl, apiKey, {
+    insecureStorage: opts.insecureStorage,
+    makeCurrent: ctx.globals.profile === undefined ? 'always' : 'if-none',
+  });
+  return { profile, baseUrl: client.baseUrl, account, client, keyStore, keyNotes: notes };
 }
 
 /** A command needed a key and found none: offer to log in on a TTY, else exit 3. */
@@ -91,6 +105,7 @@ export async function offerLogin(ctx: Context, profile: string, baseUrl: string 
   await ask.confirm({ message: `No API key for profile "${profile}". Log in now?`, default: true }, missing);
   const creds = await promptCredentials(ctx, { baseUrl, fixedBaseUrl: ctx.globals.baseUrl });
   const result = await verifyAndSave(ctx, profile, creds.baseUrl, creds.apiKey);
+  tellKeyNotes(ctx, result.keyNotes);
   ctx.notice(`Logged in; saved profile "${profile}".`);
   return result.client;
 }

@@ -3,12 +3,14 @@
 // bundle run, from V8's coverage). `--help`/`--version` must load none of the heavy dependencies nor
 // the config store; a one-request command must load no prompts, tables or spinners it does not use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnit, loadedBy, startKit, tempHome, type Kit, type Loaded } from '../helpers/index.js';
+import { createUnit, loadedBy, loginWithStdin, startKit, tempHome, type Kit, type Loaded } from '../helpers/index.js';
 
 /** Modules of src/api/ every command may run: the flags' enums. */
 const LIGHT_API = ['src/api/enums.ts'];
 
-const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic', 'jq-wasm'];
+const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic', 'jq-wasm', '@napi-rs/keyring'];
+/** The OS keyring's native binding: only a key stored there loads it (test/config/keyring.test.ts shows that it does). */
+const KEYRING = '@napi-rs/keyring';
 const UNUSED_BY_ONE_REQUEST = ['cli-table3', 'ora', 'cli-spinners', 'jq-wasm'];
 
 function prompts(l: Loaded): string[] {
@@ -66,8 +68,8 @@ describe('a one-request command', () => {
       expect(l.packages.has('undici')).toBe(true); // the recording sees CommonJS too
       expect(UNUSED_BY_ONE_REQUEST.filter((p) => l.packages.has(p))).toEqual([]);
       expect(prompts(l)).toEqual([]);
-      // Reading the API key from the environment writes nothing: no lock, no atomic writer.
-      expect(['proper-lockfile', 'write-file-atomic'].filter((p) => l.packages.has(p))).toEqual([]);
+      // Reading the API key from the environment writes nothing: no lock, no atomic writer; nor asks the keyring.
+      expect(['proper-lockfile', 'write-file-atomic', KEYRING].filter((p) => l.packages.has(p))).toEqual([]);
       // Output into a pipe is not coloured: no chalk. Plain HTTP/1.1: no HTTP/2 client, no TLS.
       expect(l.packages.has('chalk')).toBe(false);
       expect(['node:http2', 'node:tls'].filter((b) => l.builtins.has(b))).toEqual([]);
@@ -86,10 +88,39 @@ describe('a one-request command', () => {
     expect(help.packages.has('jq-wasm')).toBe(false);
   });
 
+  it('a key kept in the config file (no keyring here) is read without the keyring binding', async () => {
+    const login = await loadedBy(['login', '--profile', 'file', '--base-url', kit.sb.baseUrl, '--api-key-stdin'], kit.home, {
+      PROXYCTL_API_KEY: undefined,
+    });
+    // No stdin: refused before any key is read or stored.
+    expect(login.exitCode).toBe(2);
+    expect(login.packages.has(KEYRING)).toBe(false);
+    const saved = await loginWithStdin(kit.home, kit.sb.baseUrl, 'file', kit.sb.apiKey);
+    expect(saved.exitCode, String(saved.stderr)).toBe(0);
+    const l = await loadedBy(['--profile', 'file', 'account', '--json'], kit.home);
+    expect(l.exitCode, l.stderr).toBe(0);
+    expect(l.packages.has('undici')).toBe(true);
+    expect(l.packages.has(KEYRING)).toBe(false);
+  });
+
   it('with colour forced, chalk is loaded before the command runs', async () => {
     const l = await loadedBy(['units', 'list'], kit.home, { ...env(), FORCE_COLOR: '1' });
     expect(l.exitCode).toBe(0);
     expect(l.packages.has('chalk')).toBe(true);
+  });
+});
+
+describe('proxyctl sandbox', () => {
+  const home = tempHome();
+  afterAll(() => home.cleanup());
+
+  it('serves until Ctrl-C without loading the keyring binding, prompts or the config store', async () => {
+    const l = await loadedBy(['sandbox', '--port', '0'], home, {}, { interruptWhen: /listening on http/ });
+    expect(l.stdout).toMatch(/listening on http/);
+    expect(l.bundleRan).toBe(true);
+    expect(l.packages.has(KEYRING)).toBe(false);
+    expect(prompts(l)).toEqual([]);
+    expect([...l.sources].filter((s) => s.startsWith('src/config/') || s.startsWith('src/context/credentials'))).toEqual([]);
   });
 });
 

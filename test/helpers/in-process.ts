@@ -29,7 +29,8 @@ export function fakeIO(
     stdinIsTTY: opts.stdinTTY ?? tty,
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
-    env: opts.env ?? {},
+    // Never the real keyring from a test's own process (test/setup/isolate-home.ts).
+    env: { PROXYCTL_INSECURE_STORAGE: '1', ...opts.env },
     columns: opts.columns ?? (tty ? 100 : undefined),
     out: () => out,
     err: () => err,

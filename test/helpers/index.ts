@@ -15,6 +15,7 @@
 // - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless)
 // - package.ts         the package as users get it: packClean() (npm pack from a clean copy), installGlobally(), installInProject()
 // - shell.ts           real shells completing proxyctl: shellEnv(), bashCompletions(), shellOnPty(), hasShell()
+// - secret-service.ts  an OS keyring of the test's own (private D-Bus + gnome-keyring): startSecretService(), secretServiceMissing()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
 export * from './cli.js';
@@ -34,3 +35,4 @@ export * from './fleet.js';
 export * from './package.js';
 export * from './proxy-client.js';
 export * from './shell.js';
+export * from './secret-service.js';

@@ -62,15 +62,35 @@ const packageOf = (path: string) =>
 
 let runs = 0;
 
-export async function loadedBy(args: string[], home: TempHome, env: Record<string, string | undefined> = {}): Promise<Loaded> {
+/**
+ * What `proxyctl …args` loaded. A command that runs until Ctrl-C (`sandbox`) is given `interruptWhen`:
+ * SIGINT is sent once its output (stdout and stderr) matches, and what it loaded until it exits is recorded.
+ */
+export async function loadedBy(
+  args: string[],
+  home: TempHome,
+  env: Record<string, string | undefined> = {},
+  opts: { interruptWhen?: RegExp } = {},
+): Promise<Loaded> {
   const n = ++runs;
   const record = join(home.dir, `imports-${n}.txt`);
   const coverage = join(home.dir, `coverage-${n}`);
   mkdirSync(coverage);
-  const r = await proxyctl(args, {
+  const child = proxyctl(args, {
     home,
     env: { ...env, NODE_OPTIONS: `--import=${HOOK}`, RECORD_IMPORTS: record, NODE_V8_COVERAGE: coverage },
   });
+  const until = opts.interruptWhen;
+  if (until) {
+    let seen = '';
+    const look = (c: Buffer) => {
+      seen += c.toString('utf8');
+      if (until.test(seen)) child.kill('SIGINT');
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', look);
+  }
+  const r = await child;
   const files = [...new Set(readFileSync(record, 'utf8').split('\n').filter(Boolean))];
   const booted = files.some((f) => f.endsWith('/dist/cli.cjs'));
   const modules = bundleModules(coverage);

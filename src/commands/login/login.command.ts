@@ -5,6 +5,7 @@ const command = () =>
   new Command('login')
     .description('save a base URL and API key as a profile, after checking the key with the API')
     .option('--api-key-stdin', 'read the API key from stdin instead of prompting')
+    .option('--insecure-storage', 'keep the key in the config file (0600) instead of the OS keyring')
     // A common guess, taken (hidden) only to be refused with the ways that work: commander's own
     // "unknown option '--api-key=sk_…'" would print the key back.
     .addOption(new Option('--api-key [key]').hideHelp());

@@ -5,13 +5,15 @@ import { readAllText } from '../../io.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { money, percent, withSpinner } from '../../output/index.js';
-import { checkProfileName, promptCredentials, verifyAndSave, type AccountSummary } from '../../context/login.js';
+import { checkProfileName, promptCredentials, tellKeyNotes, verifyAndSave, type AccountSummary } from '../../context/login.js';
 import { profileInUse } from '../../context/credentials.js';
 
 export interface LoginOptions {
   profile: string;
   baseUrl: string | undefined;
   apiKeyStdin: boolean;
+  /** --insecure-storage: the key goes to the config file even where a keyring is usable. */
+  insecureStorage?: boolean | undefined;
 }
 
 export async function logIn(opts: LoginOptions, ctx: Context): Promise<{ profile: string; baseUrl: string; account: AccountSummary }> {
@@ -28,7 +30,10 @@ export async function logIn(opts: LoginOptions, ctx: Context): Promise<{ profile
     apiKey = creds.apiKey;
   }
   try {
-    const r = await withSpinner(ctx, 'Checking the API key…', () => verifyAndSave(ctx, opts.profile, baseUrl!, apiKey));
+    const r = await withSpinner(ctx, 'Checking the API key…', () =>
+      verifyAndSave(ctx, opts.profile, baseUrl!, apiKey, { insecureStorage: opts.insecureStorage }),
+    );
+    tellKeyNotes(ctx, r.keyNotes);
     return { profile: r.profile, baseUrl: r.baseUrl, account: r.account };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
@@ -51,7 +56,15 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const store = await ctx.config();
   const profile = checkProfileName(profileInUse(ctx, store));
   const existing = store.profile(profile);
-  const result = await logIn({ profile, baseUrl: ctx.globals.baseUrl ?? existing?.baseUrl, apiKeyStdin: flags.apiKeyStdin === true }, ctx);
+  const result = await logIn(
+    {
+      profile,
+      baseUrl: ctx.globals.baseUrl ?? existing?.baseUrl,
+      apiKeyStdin: flags.apiKeyStdin === true,
+      insecureStorage: flags.insecureStorage === true,
+    },
+    ctx,
+  );
   ctx.notice(`Logged in to ${result.baseUrl}; saved as profile "${result.profile}".`);
   return show(result.account, {
     columns: [

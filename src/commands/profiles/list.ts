@@ -1,10 +1,13 @@
-// `proxyctl profiles list`: never prints a key, only its masked form. Marks the profile that this
-// invocation would use (flag > environment > stored current > "default"), and says why.
+// `proxyctl profiles list`: never prints a key, only its masked form, and where it lives (the OS
+// keyring or the config file). Marks the profile that this invocation would use (flag >
+// environment > stored current > "default"), and says why.
 import { showList, type Result } from '../../kit/action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
 import { nonEmpty } from '../../context/index.js';
-import { DEFAULT_PROFILE, maskKey } from '../../config/store.js';
+import { DEFAULT_PROFILE, maskKey, type Profile } from '../../config/store.js';
+import { KeyringError } from '../../errors.js';
+import { keyStoreOf, readStoredKey, type KeyStore } from '../../context/stored-key.js';
 
 /** Why a profile is the one in use: --profile, PROXYCTL_PROFILE, the stored current one, or the built-in default. */
 export type ActiveBecause = 'flag' | 'env' | 'stored' | 'default';
@@ -18,6 +21,8 @@ export interface ProfileRow {
   activeBecause: ActiveBecause | null;
   baseUrl: string | null;
   apiKey: string;
+  /** Where the key lives; null when the profile has none. */
+  keyStore: KeyStore | null;
 }
 
 const BECAUSE_TEXT: Record<ActiveBecause, string> = {
@@ -52,19 +57,40 @@ export async function listProfiles(ctx: Context, flagProfile: string | undefined
   }
   if (nonEmpty(ctx.io.env.PROXYCTL_API_KEY) !== undefined)
     ctx.notice('PROXYCTL_API_KEY is set: commands use it instead of the stored key of the profile in use');
-  return Object.entries(profiles)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, p]) => {
-      const active = name === selected.name;
-      return {
-        name,
-        current: name === current,
-        active,
-        activeBecause: active ? selected.because : null,
-        baseUrl: p.baseUrl ?? null,
-        apiKey: maskKey(p.apiKey),
-      };
+  const masked = maskedKeys(ctx);
+  const rows: ProfileRow[] = [];
+  for (const [name, p] of Object.entries(profiles).sort(([a], [b]) => a.localeCompare(b))) {
+    const active = name === selected.name;
+    rows.push({
+      name,
+      current: name === current,
+      active,
+      activeBecause: active ? selected.because : null,
+      baseUrl: p.baseUrl ?? null,
+      apiKey: await masked(name, p),
+      keyStore: keyStoreOf(p) ?? null,
     });
+  }
+  return rows;
+}
+
+/**
+ * The masked key of each profile, read from wherever it lives. A keyring that cannot be read is
+ * said once, and its keys shown as "-": the list is still what the config file says.
+ */
+function maskedKeys(ctx: Context): (name: string, p: Profile) => Promise<string> {
+  let unreadable = false;
+  return async (name, p) => {
+    if (unreadable && p.apiKeyRef === 'keyring') return maskKey(undefined);
+    try {
+      return maskKey(await readStoredKey(ctx, name, p));
+    } catch (err) {
+      if (!(err instanceof KeyringError)) throw err;
+      unreadable = true;
+      ctx.warn(`the OS keyring could not be read (${err.detail}); keys stored there are shown as "-"`);
+      return maskKey(undefined);
+    }
+  };
 }
 
 /** The "in use" cell: why the row in use is, and which setting overrode the current profile. */
@@ -86,8 +112,9 @@ export default async function handler({ ctx, command }: Input): Promise<Result> 
       { header: 'in use', value: inUse(rows) },
       { header: 'base url', value: (r) => r.baseUrl },
       { header: 'api key', value: (r) => r.apiKey },
+      { header: 'key in', value: (r) => r.keyStore },
     ],
-    fields: ['name', 'current', 'active', 'activeBecause', 'baseUrl', 'apiKey'],
+    fields: ['name', 'current', 'active', 'activeBecause', 'baseUrl', 'apiKey', 'keyStore'],
     empty: 'No profiles stored. Run proxyctl login.',
   });
 }
