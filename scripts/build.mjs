@@ -1,7 +1,7 @@
 // Bundles src/ into dist/:
 // - dist/cli.cjs: the whole CLI in one CommonJS file, with undici and commander inside it, started by
 //   bin/proxyctl.js with Node's own compile cache turned on where Node has one (22.1+). One file to
-//   read instead of ~75 to resolve, read and compile (bench/RESULTS.md). Commands stay lazy: each
+//   read instead of dozens to resolve, read and compile (bench/RESULTS.md). Commands stay lazy: each
 //   command group is an import() in the source, which esbuild wraps so its code runs only when
 //   called. Packages only some commands use (prompts, tables, spinners, colours, locks, socks) stay
 //   outside, loaded from node_modules on demand.
@@ -31,7 +31,7 @@ const onDemand = Object.keys(pkg.dependencies).filter((d) => !BUNDLED.includes(d
 const external = onDemand.flatMap((d) => [d, `${d}/*`]);
 
 /**
- * undici's client requires its HTTP/2 client at load, and with it node:http2 (~6 ms and ~2.3 MiB),
+ * undici's client requires its HTTP/2 client at load, and with it node:http2 (time and memory a plain request never needs),
  * though it is used only when TLS negotiates h2, which needs `allowH2` (never set). In the bundle
  * that require gets a stand-in which loads the real one (bundled too) on its first call.
  */
@@ -68,7 +68,7 @@ const common = {
 };
 
 await Promise.all([
-  // Whitespace only (names stay, for stack traces): less to read, and ~3 MiB less held (bench/RESULTS.md).
+  // Whitespace only (names stay, for stack traces): less to read and less held (bench/RESULTS.md).
   build({
     ...common,
     entryPoints: { cli: 'src/cli.ts' },
@@ -92,7 +92,7 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: new UR
 
 // `proxyctl --help` exactly as the CLI prints it to a pipe, kept beside the bundle: bin/proxyctl.js
 // prints this file for a lone `--help`/`-h` into a pipe without loading commander and the command
-// tree (a script reading the help paid ~50 ms more than Node's own start; bench/RESULTS.md).
+// tree (so a script reading the help pays little more than Node's own start; bench/RESULTS.md).
 // Generated from the bundle just built, so it cannot go stale; a TTY (wrapped to its width) and
 // FORCE_COLOR/CLICOLOR_FORCE take the full path. test/e2e/help-fast-path.test.ts compares the two.
 // Colour variables are dropped here because the fast path leaves them to the full path.

@@ -1,5 +1,5 @@
-// A streamed list is written a page at a time, not a line at a time: 10,000 single write() calls
-// were about a third of `units list --all -o conn`'s time (bench/RESULTS.md). The lines must stay
+// A streamed list is written a page at a time, not a line at a time: one write() call per line
+// costs a large share of `units list --all -o conn`'s time (bench/RESULTS.md). The lines must stay
 // the same, in the same order, and every page still reaches stdout as it arrives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
