@@ -142,7 +142,7 @@ describe('against the sandbox', () => {
     const from = t.screen().length;
     t.key(`wait${KEY.enter}`);
     // The hint is drawn again once inquirer takes keys (it ignores them while validating).
-    expect(await t.until(/answer y or n[^]*answer y or n/, from), t.screen()).toBe(true);
+    expect(await t.until(/answer y or n[\s\S]*answer y or n/, from), t.screen()).toBe(true);
     t.key(KEY.enter);
     expect((await t.child).exitCode, t.screen()).toBe(2);
     expect(t.screen()).toContain('nothing extended: the extension was not confirmed');

@@ -33,7 +33,7 @@ async function typeRefused(t: Terminal, prompt: string, words: string[]): Promis
     t.key(`${word}${KEY.enter}`);
     // inquirer draws the hint once with the error and again when it is ready for the next key: it
     // ignores keys while it is still validating, so the next key waits for the second drawing.
-    expect(await t.until(new RegExp(`${HINT}[^]*${HINT}`), from), t.screen()).toBe(true);
+    expect(await t.until(new RegExp(`${HINT}[\\s\\S]*${HINT}`), from), t.screen()).toBe(true);
   }
 }
 
