@@ -7,7 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspector } from '../../scripts/lib/inspector.mjs';
 import { BIN, cleanEnv, NODE, seedFleet, startKit, type Kit } from '../helpers/index.js';
 
-const READ = ['get_account', 'list_pools', 'get_prices', 'list_units', 'get_unit', 'get_usage', 'get_spend', 'list_deliveries'];
+const READ = [
+  'get_account',
+  'get_status',
+  'get_uptime',
+  'list_pools',
+  'get_prices',
+  'list_units',
+  'get_unit',
+  'get_usage',
+  'check_units',
+  'get_spend',
+  'list_deliveries',
+];
 const PAYS = ['quote_create', 'create_units', 'quote_extend', 'extend_units'];
 
 let kit: Kit;
@@ -70,7 +82,7 @@ describe(`the MCP inspector's CLI (@modelcontextprotocol/inspector, pinned) agai
     expect(read.code, read.stderr).toBe(0);
     expect(toolNames(read)).toEqual(READ);
     // The server's banner goes to stderr, which the inspector passes through; stdout was the protocol.
-    expect(read.stderr).toContain('proxyctl mcp: 8 tools (read) on stdio');
+    expect(read.stderr).toContain('proxyctl mcp: 11 tools (read) on stdio');
 
     const spend = await inspect(['--method', 'tools/list'], ['--allow-spend']);
     expect(spend.code, spend.stderr).toBe(0);

@@ -118,6 +118,25 @@ describe('quote, then pay exactly that quote once', () => {
   }, 60_000);
 });
 
+describe('renewal', () => {
+  it('quote_extend selects the units due (expiringWithinHours), extend_units renews them once; then nothing is due', async () => {
+    const { k, s, poolId, prices } = await setup();
+    const bought = ok(
+      await s.call('create_units', { quoteId: ok(await s.call('quote_create', { pool: poolId, period: '3h', count: 2 })).quoteId }),
+    );
+    const refs = (bought.items as { proxyRef: string }[]).map((u) => u.proxyRef);
+    const quote = ok(await s.call('quote_extend', { expiringWithinHours: 24, period: '24h' }));
+    expect(quote).toMatchObject({ refs, count: 2, unitPrice: prices['24h'] });
+    expect(ok(await s.call('extend_units', { quoteId: quote.quoteId }))).toMatchObject({ succeeded: 2, failed: 0 });
+    expect(refused(await s.call('quote_extend', { expiringWithinHours: 24, period: '24h' }))).toMatchObject({
+      code: 'nothing_to_renew',
+      exitCode: 5,
+    });
+    expect(refused(await s.call('quote_extend', { refs, expiringWithinHours: 24, period: '24h' }))).toMatchObject({ exitCode: 2 });
+    for (const u of (await k.state()).units) expect(cents(u.pricePaid), u.proxyRef).toBe(cents(prices['3h']!) + cents(prices['24h']!));
+  }, 60_000);
+});
+
 describe('refused before anything is charged', () => {
   it('an expired quote (--quote-ttl 0), for a purchase and an extension', async () => {
     const { k, s, poolId } = await setup(['--allow-spend', '--quote-ttl', '0']);

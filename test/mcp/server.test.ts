@@ -5,8 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadedBy, outputUntil, startKit, tempHome, type Kit } from '../helpers/index.js';
 import { startMcp } from './mcp-client.js';
 
-const READ = ['get_account', 'list_pools', 'get_prices', 'list_units', 'get_unit', 'get_usage', 'get_spend', 'list_deliveries'];
-const WRITE = ['modify_units', 'swap_unit', 'release_units'];
+const READ = [
+  'get_account',
+  'get_status',
+  'get_uptime',
+  'list_pools',
+  'get_prices',
+  'list_units',
+  'get_unit',
+  'get_usage',
+  'check_units',
+  'get_spend',
+  'list_deliveries',
+];
+const WRITE = ['modify_units', 'swap_unit', 'change_protocol', 'release_units'];
 const PAYS = ['quote_create', 'create_units', 'quote_extend', 'extend_units'];
 
 let kit: Kit;
@@ -97,7 +109,7 @@ describe('the process', () => {
     expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
     const account = answers.find((a) => a.id === 2)!.result as { structuredContent: { balanceUsd: number } };
     expect(account.structuredContent.balanceUsd).toBe(1000);
-    expect(String(r.stderr)).toContain('proxyctl mcp: 8 tools (read) on stdio');
+    expect(String(r.stderr)).toContain('proxyctl mcp: 11 tools (read) on stdio');
   });
 
   it('Ctrl-C ends it with 0', async () => {

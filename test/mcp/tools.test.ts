@@ -3,7 +3,7 @@
 // failure (a bad argument, an unknown unit, a 5xx, a cancelled call) an isError result with the
 // CLI's code and exit code, the server still serving afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Kit, seedFleet, startKit, twoPools } from '../helpers/index.js';
+import { createUnit, type Kit, seedFleet, startKit, twoPools } from '../helpers/index.js';
 import { ok, startMcp, type Called, type McpSession } from './mcp-client.js';
 
 let kit: Kit;
@@ -63,6 +63,29 @@ describe('read tools', () => {
     expect(ok(await s.call('list_deliveries'))).toEqual({ deliveries: [], count: 0, truncated: false });
   });
 
+  it('get_status, get_uptime and check_units: what status, me uptime and units check say', async () => {
+    const status = ok(await s.call('get_status'));
+    expect(status).toMatchObject({ balanceUsd: 1000, units: { active: 4 } });
+    expect(status.customers).toEqual(expect.arrayContaining([expect.objectContaining({ customer: 'acme', activeUnits: 2 })]));
+    expect(ok(await s.call('get_uptime'))).toHaveProperty('units');
+    expect(refused(await s.call('get_uptime', { day: 2, from: '2026-11-01T00:00:00Z' }))).toMatchObject({ exitCode: 2 });
+    // A unit bought through the API listens on a real proxy; the seeded ones here do not.
+    const other = await startKit({ balance: 100 });
+    const own = await startMcp(other, []);
+    try {
+      const ref = await createUnit(other.sb);
+      const checked = ok(await own.call('check_units', { refs: [ref, 'PRX-999'] }));
+      expect(checked).toMatchObject({ passed: 1, failed: 1 });
+      expect((checked.results as { ref: string; ok: boolean; error?: string }[]).map((r) => [r.ref, r.ok, r.error ?? null])).toEqual([
+        [ref, true, null],
+        ['PRX-999', false, 'not_found'],
+      ]);
+    } finally {
+      await own.close();
+      await other.close();
+    }
+  });
+
   it('passwords are masked in every result; --reveal-credentials shows them', async () => {
     const unit = ok(await s.call('get_unit', { ref: refs[0] }));
     expect(unit.credentials).toEqual({ username: `user${refs[0]!.slice(4)}`, password: '********' });
@@ -116,6 +139,17 @@ describe('failures are isError results with the CLI’s code; the server keeps s
 });
 
 describe('write tools', () => {
+  it('change_protocol and modify_units with credentials: the unit changes in the sandbox, the new password masked', async () => {
+    const changed = ok(await s.call('change_protocol', { ref: refs[1], protocol: 'http' }));
+    expect(changed).toMatchObject({ proxyRef: refs[1], protocol: 'http' });
+    const modified = ok(await s.call('modify_units', { refs: [refs[1]], username: 'agentuser', password: 'Agent-Pass-2026' }));
+    expect(modified).toMatchObject({ succeeded: 1 });
+    const u = (await kit.state()).units.find((x) => x.proxyRef === refs[1])!;
+    expect(u.credentials).toEqual({ username: 'agentuser', password: 'Agent-Pass-2026' });
+    expect(JSON.stringify(ok(await s.call('get_unit', { ref: refs[1] })))).not.toContain('Agent-Pass-2026');
+    expect(refused(await s.call('change_protocol', { ref: refs[1], protocol: 'http_noauth' }))).toMatchObject({ exitCode: 2 });
+  });
+
   it('release_units is refused without the count confirmed, and releases with it', async () => {
     for (const args of [{ refs: [refs[3]] }, { refs: [refs[3], refs[2]], confirm: 1 }, { refs: [refs[3], refs[3]], confirm: 2 }]) {
       const e = refused(await s.call('release_units', args));

@@ -24,11 +24,13 @@ import { createBatch } from '../../units/create-safely.js';
 import { extendBatch, extensionSpend } from '../../units/extend-safely.js';
 import { assertAffordable, planPurchase, quoteExtension, type Quote as Price } from '../../units/quote.js';
 import type { Unit } from '../../units/types.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import { InterruptedError, NotFoundError, UsageError } from '../../errors.js';
+import { normalisePoolIdFlag } from '../../units/catalogue-ids.js';
+import { collectExpiring, expiringQuery, nothingExpiring } from '../../units/select.js';
 import { MAX_COUNT, parsePeriod, parseRefs } from '../../units/validate.js';
 import { bulkOutput, bulkResult, type BulkResult } from '../bulk.js';
 import type { Quote, Session } from '../session.js';
-import { defineTool, type AnyTool } from '../tool.js';
+import { defineTool, type AnyTool, type ToolCall } from '../tool.js';
 
 type CreateQuote = Quote<'create', { input: CreateInput }>;
 type ExtendQuote = Quote<
@@ -186,18 +188,26 @@ const quoteExtend = defineTool({
   name: 'quote_extend',
   title: 'Quote an extension',
   description:
-    'Price extending units by one period (as `proxyctl units extend --dry-run`): charges nothing; returns a quoteId for extend_units, the exact total, the balance before and after, the budget verdict and when the quote expires.',
+    'Price extending units by one period (as `proxyctl units extend --dry-run`), named by refs or, to renew, selected as the active units expiring within some hours (as `units extend --expiring-within`, optionally in one pool or with a description text): charges nothing; returns a quoteId for extend_units, the units it covers, the exact total, the balance before and after, the budget verdict and when the quote expires.',
   scope: 'pays',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.object({
-    refs: z.array(z.string().min(1)).min(1).max(MAX_COUNT).describe('unit references (one named twice is extended once)'),
+    refs: z.array(z.string().min(1)).min(1).max(MAX_COUNT).optional().describe('unit references (one named twice is extended once)'),
+    expiringWithinHours: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('instead of refs: every active unit expiring within this many hours (a renewal)'),
+    pool: z.string().min(1).optional().describe('with expiringWithinHours: only units of this pool'),
+    descriptionContains: z.string().min(1).optional().describe('with expiringWithinHours: only units whose description contains this text'),
     period: z.enum(PERIODS),
   }),
   output: z.object({ ...priceOutput, refs: z.array(z.string()), period: z.string() }),
   async run(a, { ctx, session, signal }) {
-    const refs = parseRefs(a.refs);
     const period = parsePeriod(a.period);
     const api = await ctx.api();
+    const refs = await refsToQuote(a, api, ctx.now().getTime());
     // Each unit read now: its pool for the policy's countries, its expiry so that a unit extended
     // elsewhere before the quote is paid is not extended a second time.
     const read = await runBulk({ signal }, refs, { verb: 'read', label: (r) => r }, (ref) =>
@@ -215,6 +225,31 @@ const quoteExtend = defineTool({
     return { ...priced(q, price), ...v, refs, period };
   },
 });
+
+/** The refs a quote_extend covers: named, or the renewal selection (exit 2 for both or neither; 5 when nothing is due). */
+async function refsToQuote(
+  a: {
+    refs?: string[] | undefined;
+    expiringWithinHours?: number | undefined;
+    pool?: string | undefined;
+    descriptionContains?: string | undefined;
+  },
+  api: Awaited<ReturnType<ToolCall['ctx']['api']>>,
+  now: number,
+): Promise<string[]> {
+  const selecting = a.expiringWithinHours !== undefined;
+  if (selecting === (a.refs !== undefined))
+    throw new UsageError('give refs, or expiringWithinHours to select the units due for renewal (not both)');
+  if (!selecting) {
+    if (a.pool !== undefined || a.descriptionContains !== undefined)
+      throw new UsageError('pool and descriptionContains select with expiringWithinHours; with refs, name the units only');
+    return parseRefs(a.refs!);
+  }
+  const criteria = { hours: a.expiringWithinHours!, poolId: normalisePoolIdFlag(a.pool), text: a.descriptionContains };
+  const units = await collectExpiring(api.all('/units', shapes.unit, expiringQuery(criteria)), criteria, now);
+  if (units.size === 0) throw new NotFoundError(nothingExpiring(criteria), { code: 'nothing_to_renew' });
+  return [...units.keys()];
+}
 
 type ExtendOutcome = BulkResult & { quoteId: string; chargedUsd: number; balanceUsd?: number; heldElsewhere: string[] };
 

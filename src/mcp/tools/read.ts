@@ -9,11 +9,17 @@ import { fetchPrices } from '../../commands/catalogue/prices.js';
 import { fetchSnapshot } from '../../commands/me/show.js';
 import { parseWhen } from '../../commands/spend/spend.js';
 import { parseLogFlags } from '../../commands/webhook/log.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { gatherStatus } from '../../commands/status/status.js';
+import { fetchUptime, parseOptions as parseUptimeOptions } from '../../commands/me/uptime.js';
+import { resolveCheckTarget } from '../../commands/units/check-target.js';
+import { errorMessage, runBulk } from '../../units/bulk.js';
+import { CheckFailed, candidateFromUnit, checkCandidate, failedResult } from '../../units/check.js';
+import { userAgent } from '../../version.js';
 import { GROUPINGS, groupSpend, inWindow, totalUsd } from '../../ledger/report.js';
 import { takePages } from '../../kit/paging.js';
 import { unitFilter } from '../../units/select.js';
-import { parseRef, UNIT_STATUSES } from '../../units/validate.js';
+import { parseRef, parseRefs, UNIT_STATUSES } from '../../units/validate.js';
 import { READS_API, READS_LOCAL, defineTool, type AnyTool } from '../tool.js';
 
 /** Most items one list call returns; an agent pages by narrowing the filters. */
@@ -192,4 +198,84 @@ const listDeliveries = defineTool({
   },
 });
 
-export const readTools: readonly AnyTool[] = [getAccount, listPoolsTool, getPrices, listUnits, getUnit, getUsage, getSpend, listDeliveries];
+const getStatus = defineTool({
+  name: 'get_status',
+  title: 'Account status',
+  description:
+    'One look at the account (as `proxyctl status`): balance and runway, units by status and country, what expires within 24 h, the last day’s uptime, failed webhook deliveries, and units and spend per customer.',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({}),
+  output: z.looseObject({ balanceUsd: z.number() }),
+  run: async (_a, { ctx }) => ({ ...(await gatherStatus(ctx)) }),
+});
+
+const getUptime = defineTool({
+  name: 'get_uptime',
+  title: 'Uptime',
+  description:
+    'The account’s uptime and each unit’s over a window (as `proxyctl me uptime`): the last 24 hours by default, or one of the last 30 days, or from/to.',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({
+    day: z.number().int().min(1).max(30).optional().describe('one day, counted back from today (1 = the last 24 hours)'),
+    from: text.optional().describe('window start, ISO 8601'),
+    to: text.optional().describe('window end, ISO 8601 (default now)'),
+  }),
+  output: z.looseObject({}).describe('the uptime record as the API answers it'),
+  async run(a, { ctx }) {
+    const opts = parseUptimeOptions({ day: a.day === undefined ? undefined : String(a.day), from: a.from, to: a.to }, ctx.now());
+    return { ...(await fetchUptime(opts, ctx)) };
+  },
+});
+
+const checkUnitsTool = defineTool({
+  name: 'check_units',
+  title: 'Check units through their proxies',
+  description:
+    'Connect through each unit’s own proxy to a target and report whether it works, its exit address and latency (as `proxyctl units check REF…`). Charges nothing.',
+  scope: 'read',
+  // It reads, but it connects through the proxies to a target outside the API.
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  input: z.object({
+    refs: z.array(text).min(1).max(100).describe('unit references, e.g. ["PRX-123"] (1 to 100)'),
+    target: text.optional().describe('the URL fetched through each proxy (default: the profile’s check-target)'),
+    timeoutSeconds: z.number().int().min(1).max(120).default(10).describe('per check, 1 to 120 (default 10)'),
+  }),
+  output: z.object({ results: z.array(z.looseObject({ ok: z.boolean() })), passed: z.number().int(), failed: z.number().int() }),
+  async run(a, { ctx, signal }) {
+    const refs = parseRefs(a.refs);
+    const target = await resolveCheckTarget(ctx, a.target);
+    const api = await ctx.api();
+    const opts = { target, timeoutMs: a.timeoutSeconds * 1000, signal, userAgent: userAgent() };
+    const report = await runBulk({ signal }, refs, { verb: 'checked', label: (r) => r, concurrency: 8 }, async (ref) => {
+      try {
+        return await checkCandidate(candidateFromUnit(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit)), opts);
+      } catch (err) {
+        if (err instanceof CheckFailed) return err.result;
+        if (err instanceof ApiError && err.status === 404)
+          return failedResult({ ref, line: null }, 'not_found', `the API has no unit ${ref}`);
+        throw err;
+      }
+    });
+    const results = report.outcomes.map((o) =>
+      o.ok ? { ...o.value } : { ...failedResult({ ref: o.label, line: null }, 'api_error', errorMessage(o.error)) },
+    );
+    const passed = results.filter((r) => r.ok).length;
+    return { results, passed, failed: results.length - passed };
+  },
+});
+
+export const readTools: readonly AnyTool[] = [
+  getAccount,
+  getStatus,
+  getUptime,
+  listPoolsTool,
+  getPrices,
+  listUnits,
+  getUnit,
+  getUsage,
+  checkUnitsTool,
+  getSpend,
+  listDeliveries,
+];

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { bodyFor, modifyUnit, parseModify, readDescription } from '../../commands/units/modify.js';
 import { releaseUnit } from '../../commands/units/release.js';
+import { changeProtocol, parseChangeProtocol } from '../../commands/units/change-protocol.js';
 import { sameCountryPool, swapUnit } from '../../commands/units/swap.js';
 import { UsageError } from '../../errors.js';
 import { runBulk } from '../../units/bulk.js';
@@ -22,7 +23,7 @@ const modifyUnits = defineTool({
   name: 'modify_units',
   title: 'Modify units',
   description:
-    'Replace the description, tag for a customer (customer=NAME in the description, the rest of the text kept) or replace the IP whitelist of units (as `proxyctl units modify`). Free.',
+    'Replace the description, tag for a customer (customer=NAME in the description, the rest of the text kept), replace the IP whitelist or set new credentials of units (as `proxyctl units modify`). Free.',
   scope: 'write',
   // A description or whitelist given replaces the one there: not only additive.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -31,10 +32,18 @@ const modifyUnits = defineTool({
     description: z.string().optional().describe('the new description (replaces the old one)'),
     customer: z.string().min(1).optional().describe('tag the units for this customer, keeping the rest of their description'),
     allowIps: z.array(z.string()).min(1).optional().describe('the new IP whitelist (replaces the list; http_noauth units)'),
+    username: z.string().min(1).optional().describe('new proxy username (with password)'),
+    password: z.string().min(1).optional().describe('new proxy password (with username)'),
   }),
   output: z.object(bulkOutput),
   async run(a, { ctx, signal }) {
-    const change = parseModify({ description: a.description, customer: a.customer, allowIp: a.allowIps });
+    const change = parseModify({
+      description: a.description,
+      customer: a.customer,
+      allowIp: a.allowIps,
+      username: a.username,
+      password: a.password,
+    });
     const report = await runBulk({ signal }, parseRefs(a.refs), { verb: 'modified', label: (r) => r }, async (ref) => {
       const current = change.customer !== undefined && change.body.description === undefined ? await readDescription(ctx, ref) : undefined;
       return modifyUnit(ref, bodyFor(change, current), ctx);
@@ -97,4 +106,25 @@ const releaseUnits = defineTool({
   },
 });
 
-export const writeTools: readonly AnyTool[] = [modifyUnits, swapUnitTool, releaseUnits];
+const changeProtocolTool = defineTool({
+  name: 'change_protocol',
+  title: 'Change a unit’s protocol',
+  description:
+    'Switch a unit to socks5, http or http_noauth (as `proxyctl units change-protocol`). Free, but clients using the old protocol stop working; http_noauth needs exactly one allowed client IP.',
+  scope: 'write',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  input: z.object({
+    ref: z.string().min(1).describe('unit reference, e.g. PRX-123'),
+    protocol: z.enum(['socks5', 'http', 'http_noauth']),
+    allowIps: z.array(z.string()).max(1).optional().describe('with http_noauth: the one client IP allowed'),
+    username: z.string().min(1).optional().describe('new proxy username (with password; not for http_noauth)'),
+    password: z.string().min(1).optional().describe('new proxy password (with username)'),
+  }),
+  output: z.looseObject({ proxyRef: z.string() }),
+  async run(a, { ctx }) {
+    const body = parseChangeProtocol({ protocol: a.protocol, allowIp: a.allowIps, username: a.username, password: a.password });
+    return changeProtocol(parseRef(a.ref), body, ctx);
+  },
+});
+
+export const writeTools: readonly AnyTool[] = [modifyUnits, swapUnitTool, changeProtocolTool, releaseUnits];
