@@ -4,12 +4,14 @@
 // that cannot be written is said (warn) and the purchase stands.
 import { checkPolicy, takeHold, type Hold, type SpendPolicy } from './budget.js';
 import { recordBalance } from './report.js';
-import { countryOfPool, createEntryId, customerOf, extendEntryId, type Journal, type LedgerEntry, type LedgerSource } from './journal.js';
+import { customerOf } from './customer.js';
+import { countryOfPool, createEntryId, extendEntryId, type Journal, type LedgerEntry, type LedgerSource } from './journal.js';
 
 export type { Hold, SpendPolicy } from './budget.js';
 export { checkPolicy, hasPolicy, takeHold } from './budget.js';
 export type { LedgerEntry, LedgerSource } from './journal.js';
-export { countryOfPool, customerOf, parseCustomer, Journal, withCustomer } from './journal.js';
+export { customerOf, parseCustomer, withCustomer } from './customer.js';
+export { countryOfPool, Journal } from './journal.js';
 
 export interface Ledger {
   journal: Journal;

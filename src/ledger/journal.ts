@@ -10,7 +10,6 @@
 // write), counts once. Refunded failures and replays of failures are never entered.
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
 
 export type LedgerSource = 'cli' | 'sdk' | 'mcp' | 'webhook';
 export type LedgerOperation = 'create' | 'extend';
@@ -111,28 +110,4 @@ function parseEntry(line: string): LedgerEntry | undefined {
   if (typeof e.priceUsd !== 'number' || !Number.isFinite(e.priceUsd)) return undefined;
   if (e.operation !== 'create' && e.operation !== 'extend') return undefined;
   return e as LedgerEntry;
-}
-
-/** `customer=NAME` in a description (other text may sit beside it); the tag's convention. */
-export const CUSTOMER_TAG = /(?:^|[\s,;])customer=([A-Za-z0-9._@-]{1,64})(?=$|[\s,;])/;
-
-export function customerOf(description: string | undefined | null): string | undefined {
-  if (!description) return undefined;
-  return CUSTOMER_TAG.exec(description)?.[1];
-}
-
-/** The description with its customer tag set to `name` (replacing any earlier one), other text kept. */
-export function withCustomer(description: string | undefined | null, name: string): string {
-  const rest = (description ?? '')
-    .replace(/(^|[\s,;])customer=[A-Za-z0-9._@-]{1,64}(?=$|[\s,;])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return rest ? `customer=${name} ${rest}` : `customer=${name}`;
-}
-
-/** A customer name as typed (--customer): the characters a tag can hold, else exit 2. */
-export function parseCustomer(name: string, flag = '--customer'): string {
-  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name))
-    throw new UsageError(`${flag} must be 1 to 64 letters, digits, dots, dashes, underscores or @, got "${name}"`);
-  return name;
 }

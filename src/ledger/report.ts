@@ -17,13 +17,14 @@ export interface SpendGroup {
 
 const cents = (n: number) => Math.round(n * 100);
 
+/** Whether a time (ISO 8601) falls in [since, until); an open end is unbounded. */
+export function isWithin(at: string, since: Date | undefined, until: Date | undefined): boolean {
+  const t = Date.parse(at);
+  return t >= (since?.getTime() ?? -Infinity) && t < (until?.getTime() ?? Infinity);
+}
+
 export function inWindow(entries: readonly LedgerEntry[], since: Date | undefined, until: Date | undefined): LedgerEntry[] {
-  const from = since?.getTime() ?? -Infinity;
-  const to = until?.getTime() ?? Infinity;
-  return entries.filter((e) => {
-    const t = Date.parse(e.at);
-    return t >= from && t < to;
-  });
+  return entries.filter((e) => isWithin(e.at, since, until));
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

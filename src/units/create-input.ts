@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import { parseInteger } from '../globals.js';
 import type { CreateBody } from './types.js';
 import { normalisePoolId } from './catalogue-ids.js';
-import { parseCustomer, withCustomer } from '../ledger/index.js';
+import { parseCustomer, withCustomer } from '../ledger/customer.js';
 import {
   checkAllowIpsFor,
   MAX_COUNT,

@@ -1,7 +1,7 @@
 // `proxyctl status`: the fleet summed up from what the API listed. Pure: counts, what expires
 // within a day, and the runway (how many days the balance pays for renewing what is active).
 import { PERIODS, type Period } from '../api/enums.js';
-import { customerOf } from '../ledger/index.js';
+import { customerOf } from '../ledger/customer.js';
 import type { Unit } from './types.js';
 import { secondsLeft } from './select.js';
 

@@ -2,7 +2,7 @@
 // but not by description, so a customer tag kept in `description` is matched here (any case).
 // The selection of `units extend --expiring-within` is made of these rules; the command asks
 // and lists (src/commands/units/expiring-selection.ts).
-import { customerOf } from '../ledger/index.js';
+import { customerOf } from '../ledger/customer.js';
 import type { Unit } from './types.js';
 import { MAX_PAGE_SIZE } from './validate.js';
 

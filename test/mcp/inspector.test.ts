@@ -3,24 +3,10 @@
 // built binary over stdio against the sandbox, lists its tools and calls read tools. The first run
 // installs the inspector and Node 24 under node_modules/.cache/, hence the long hook timeout.
 import { execa } from 'execa';
+import { READ_TOOLS as READ, PAYS_TOOLS as PAYS } from './mcp-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspector } from '../../scripts/lib/inspector.mjs';
 import { BIN, cleanEnv, NODE, seedFleet, startKit, type Kit } from '../helpers/index.js';
-
-const READ = [
-  'get_account',
-  'get_status',
-  'get_uptime',
-  'list_pools',
-  'get_prices',
-  'list_units',
-  'get_unit',
-  'get_usage',
-  'check_units',
-  'get_spend',
-  'list_deliveries',
-];
-const PAYS = ['quote_create', 'create_units', 'quote_extend', 'extend_units'];
 
 let kit: Kit;
 let cli: Awaited<ReturnType<typeof inspector>>;

@@ -4,6 +4,23 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BIN, cleanEnv, NODE, type Kit } from '../helpers/index.js';
 
+/** The tools each scope lists, in the order the server lists them. */
+export const READ_TOOLS = [
+  'get_account',
+  'get_status',
+  'get_uptime',
+  'list_pools',
+  'get_prices',
+  'list_units',
+  'get_unit',
+  'get_usage',
+  'check_units',
+  'get_spend',
+  'list_deliveries',
+];
+export const WRITE_TOOLS = ['modify_units', 'swap_unit', 'change_protocol', 'release_units'];
+export const PAYS_TOOLS = ['quote_create', 'create_units', 'quote_extend', 'extend_units'];
+
 export interface McpSession {
   client: Client;
   /** Everything the server wrote on stderr so far. */

@@ -3,23 +3,7 @@
 // it with 0; a missing key refused before it serves; the SDK loaded only by this command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadedBy, outputUntil, startKit, tempHome, type Kit } from '../helpers/index.js';
-import { startMcp } from './mcp-client.js';
-
-const READ = [
-  'get_account',
-  'get_status',
-  'get_uptime',
-  'list_pools',
-  'get_prices',
-  'list_units',
-  'get_unit',
-  'get_usage',
-  'check_units',
-  'get_spend',
-  'list_deliveries',
-];
-const WRITE = ['modify_units', 'swap_unit', 'change_protocol', 'release_units'];
-const PAYS = ['quote_create', 'create_units', 'quote_extend', 'extend_units'];
+import { startMcp, READ_TOOLS as READ, WRITE_TOOLS as WRITE, PAYS_TOOLS as PAYS } from './mcp-client.js';
 
 let kit: Kit;
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import type { LedgerEntry } from '../../ledger/index.js';
 import {
   groupSpend,
   inWindow,
+  isWithin,
   readBalances,
   reconcile,
   totalUsd,
@@ -91,9 +92,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const entries = inWindow(all, since, until);
   const window = `${since ? ` since ${since.toISOString()}` : ''}${until ? ` until ${until.toISOString()}` : ''}`;
   if (flags.reconcile) {
-    const gaps = reconcile(all, await readBalances(ledger.journal)).filter(
-      (g) => inWindow([{ at: g.to } as LedgerEntry], since, until).length,
-    );
+    const gaps = reconcile(all, await readBalances(ledger.journal)).filter((g) => isWithin(g.to, since, until));
     ctx.notice(
       gaps.length === 0
         ? `The ledger explains every balance change proxyctl has seen${window}.`

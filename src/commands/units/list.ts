@@ -10,7 +10,7 @@ import { outputMode, type View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
 import { unitFilter, type UnitCriteria } from '../../units/select.js';
 import { parseSort, sortUnits, type UnitOrder } from '../../units/sort.js';
-import { parseCustomer } from '../../ledger/index.js';
+import { parseCustomer } from '../../ledger/customer.js';
 import type { Unit } from '../../units/types.js';
 import { countryMiss, normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { MAX_PAGE_SIZE, parseProtocol, parseStatus } from '../../units/validate.js';
