@@ -48,11 +48,26 @@ describe('debits from elsewhere', () => {
     await listener.waitFor(seen(b, 'unit.created'), 'b');
     await listener.waitFor(seen(a, 'unit.extended'), 'a extended');
     await listener.waitFor(seen(c, 'unit.created'), 'c');
+    // A delivery that is not signed with the account's secret is rejected and enters nothing.
+    const forged = JSON.stringify({
+      id: 'dlv_forged',
+      event: 'unit.created',
+      occurredAt: new Date().toISOString(),
+      data: { proxyRef: 'PRX-666', poolId: pool!.poolId, period: '30d', pricePaid: 999 },
+    });
+    const answer = await fetch(listener.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-event': 'unit.created', 'x-service-signature': `sha256=${'0'.repeat(64)}` },
+      body: forged,
+    });
+    expect(answer.status).toBe(400);
+    await listener.waitFor((r) => r.type === 'rejected', 'the forged delivery rejected');
     const stopped = await listener.stop();
     expect(stopped.exitCode).toBe(0);
     expect(stopped.stderr).toContain('Entering the debits of unit.created and unit.extended deliveries in the ledger');
 
     const entries = await spend(k);
+    expect(entries.some((e) => e.ref === 'PRX-666')).toBe(false);
     expect(entries.map((e) => `${e.operation}:${e.ref}`).sort()).toEqual(
       [`create:${a}`, `create:${b}`, `create:${c}`, `extend:${a}`].sort(),
     );
