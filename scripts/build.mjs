@@ -57,12 +57,34 @@ module.exports = function lazyConnectH2(...args) {
   },
 };
 
+/**
+ * commander requires node:child_process at load, for executable subcommands (`git-style` commands
+ * run as separate programs), which proxyctl never declares; loading it costs every command's start
+ * (bench/RESULTS.md). In the bundle that require becomes a getter which loads it on first use.
+ */
+const lazyCommanderChildProcess = {
+  name: 'lazy-commander-child-process',
+  setup(b) {
+    const command = `${sep}commander${sep}lib${sep}command.js`;
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (a) => {
+      if (!a.path.endsWith(command)) return undefined;
+      const source = readFileSync(a.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`${a.path}: commander no longer requires node:child_process as expected`);
+      return {
+        contents: source.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [lazyUndiciH2],
+  plugins: [lazyUndiciH2, lazyCommanderChildProcess],
   sourcemap: 'linked',
   logLevel: 'warning',
 };

@@ -22,7 +22,7 @@ export interface MainOptions {
   now?: () => Date;
 }
 
-export function buildProgram(rt: Runtime): Command {
+export function buildProgram(rt: Runtime, route?: readonly string[]): Command {
   const { io } = rt;
   const program = new Command('proxyctl');
   program
@@ -63,10 +63,32 @@ export function buildProgram(rt: Runtime): Command {
         'proxyctl pools --country US --json | jq -r ".[].poolId"',
       ),
     );
-  register(program, commands, rt);
+  register(program, commands, rt, route);
   program.addHelpText('after', helpTopics(program));
   program.addHelpText('afterAll', ({ command }) => (command === program ? '' : globalFlagsLine(program)));
   return program;
+}
+
+/** The global options that take a value: the word after them is not a command. */
+const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--jq', '--timeout']);
+
+/**
+ * The command words of argv (`units list` in `--json units list --all`), for building only the
+ * command run (see register). Undefined where the whole tree is needed: `help` and the completion
+ * entry point walk it.
+ */
+export function commandWords(argv: readonly string[]): string[] | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (GLOBAL_VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+  }
+  return words[0] === 'help' || words[0] === '__complete' ? undefined : words;
 }
 
 /** The end of `proxyctl --help`: the help topics, and the environment in one line. */
@@ -93,7 +115,7 @@ function wrapped(text: string, program: Command): string {
 export async function main(argv: readonly string[], io: IO, opts: MainOptions = {}): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
   const rt: Runtime = { io, signal, now: opts.now ?? (() => new Date()), exitCode: ExitCode.ok, globals: undefined };
-  const program = buildProgram(rt);
+  const program = buildProgram(rt, commandWords(argv));
   if (argv.length === 0) {
     io.stdout.write(program.helpInformation());
     return ExitCode.ok;

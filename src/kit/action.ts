@@ -134,16 +134,29 @@ export interface Runtime {
   globals: GlobalOptions | undefined;
 }
 
-/** Adds each definition (and its subcommands) under `parent`, in order. */
-export function register(parent: PlainCommand | CommandUnknownOpts, defs: readonly AnyDefinition[], rt: Runtime): void {
-  for (const def of defs) {
-    const cmd = def.command() as CommandUnknownOpts;
+/**
+ * Adds each definition (and its subcommands) under `parent`, in order. With `route` (the command
+ * words typed, see commandWords), a level where the next word names one definition gets that one
+ * alone: the command run, its help and its errors need nothing else, and building the ~80 others
+ * is a good part of a command's start (bench/RESULTS.md). A level the words do not settle (no
+ * word left, or one that names nothing: "did you mean", a parent's help) gets every definition.
+ */
+export function register(
+  parent: PlainCommand | CommandUnknownOpts,
+  defs: readonly AnyDefinition[],
+  rt: Runtime,
+  route?: readonly string[],
+): void {
+  const built = defs.map((def) => [def, def.command() as CommandUnknownOpts] as const);
+  const word = route?.[0];
+  const named = word === undefined ? undefined : built.find(([, cmd]) => cmd.name() === word || cmd.aliases().includes(word));
+  for (const [def, cmd] of named ? [named] : built) {
     // What `parent.command(name)` would inherit: output, exit override, help option, suggestions.
     cmd.copyInheritedSettings(parent as CommandUnknownOpts);
     if (def.examples?.length) cmd.addHelpText('after', examples(...def.examples));
     if (def.group) cmd.helpGroup(def.group);
     if (def.load) cmd.action(lazyAction(rt, def as CommandDefinition));
-    if (def.subcommands) register(cmd, def.subcommands, rt);
+    if (def.subcommands) register(cmd, def.subcommands, rt, named ? route?.slice(1) : undefined);
     (parent as CommandUnknownOpts).addCommand(cmd, { isDefault: def.isDefault === true });
   }
 }
