@@ -64,7 +64,8 @@ export function buildProgram(rt: Runtime, route?: readonly string[]): Command {
       ),
     );
   register(program, commands, rt, route);
-  program.addHelpText('after', helpTopics(program));
+  // Built when the help is printed, not with every command's start.
+  program.addHelpText('after', () => helpTopics(program));
   program.addHelpText('afterAll', ({ command }) => (command === program ? '' : globalFlagsLine(program)));
   return program;
 }

@@ -8,6 +8,7 @@ import { money } from '../output/index.js';
 import * as shapes from '../api/shapes.js';
 import { countryMiss, explainingMiss } from './catalogue-ids.js';
 import type { Pool } from './types.js';
+import { naturalCompare } from './sort.js';
 
 /** Where to buy: a country (ISO code, checked), narrowed by a state slug and a carrier. */
 export interface Place {
@@ -22,8 +23,6 @@ export interface Pick {
   /** How many pools matched and were available (the pick among them). */
   among: number;
 }
-
-const byPoolId = new Intl.Collator('en', { numeric: true });
 
 /**
  * The available pool of `pools` at `place` with the lowest price for `period` (a pool's own price
@@ -42,7 +41,7 @@ export function pickCheapest(
     const price = (pool.prices ?? listPrices)?.[period];
     return typeof price === 'number' && Number.isFinite(price) ? [{ pool, price }] : [];
   });
-  priced.sort((a, b) => a.price - b.price || byPoolId.compare(a.pool.poolId, b.pool.poolId));
+  priced.sort((a, b) => a.price - b.price || naturalCompare(a.pool.poolId, b.pool.poolId));
   const first = priced[0];
   return first && { ...first, among: priced.length };
 }

@@ -41,8 +41,16 @@ const KEYS: Record<SortField, (u: Unit) => number | string | undefined> = {
   ref: (u) => text(u.proxyRef),
 };
 
-// Ids hold numbers: US-9 before US-12, PRX-99 before PRX-100.
-const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+// Ids hold numbers: US-9 before US-12, PRX-99 before PRX-100. Made on the first sort, not at
+// load: building a collator costs a command's start more than anything else of ours
+// (bench/RESULTS.md), and most runs of `units list` never sort.
+let natural: Intl.Collator | undefined;
+
+/** Ids in their natural order (US-9 before US-12), any case. */
+export function naturalCompare(a: string, b: string): number {
+  natural ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+  return natural.compare(a, b);
+}
 
 /**
  * The units in `order`, as a new array. A unit without the field comes last either way; ties keep
@@ -54,7 +62,7 @@ export function sortUnits(units: readonly Unit[], order: UnitOrder): Unit[] {
   const keyed = units.map((u) => ({ u, k: key(u) }));
   keyed.sort((a, b) => {
     if (a.k === undefined || b.k === undefined) return a.k === b.k ? 0 : a.k === undefined ? 1 : -1;
-    const c = typeof a.k === 'number' && typeof b.k === 'number' ? a.k - b.k : natural.compare(String(a.k), String(b.k));
+    const c = typeof a.k === 'number' && typeof b.k === 'number' ? a.k - b.k : naturalCompare(String(a.k), String(b.k));
     return sign * c;
   });
   return keyed.map((x) => x.u);
