@@ -5,6 +5,7 @@ import type { Env } from '../io.js';
 import { InterruptedError, NetworkError } from '../errors.js';
 import { isPlainJsonText } from './plain.js';
 import { TLS_PROBLEMS } from './tls.js';
+import { sandboxCommandFor } from './loopback.js';
 
 export interface TransportOptions {
   env: Env;
@@ -154,8 +155,16 @@ export function classifyNetworkError(err: unknown, url: string, timeoutMs: numbe
     });
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return deadlineError(url, timeoutMs, elapsedMs, err);
-  if (code === 'ECONNREFUSED')
-    return new NetworkError(`connection refused by ${host}`, { code: 'connection_refused', notSent: true, cause: err });
+  if (code === 'ECONNREFUSED') {
+    // Nothing listens on this machine at that port: most often the sandbox the profile points at is not running.
+    const sandbox = sandboxCommandFor(url);
+    return new NetworkError(`connection refused by ${host}`, {
+      code: 'connection_refused',
+      notSent: true,
+      ...(sandbox ? { hint: `nothing listens there; for a local sandbox, start one: ${sandbox} (or check the base URL)` } : {}),
+      cause: err,
+    });
+  }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return new NetworkError(`cannot resolve ${host}`, { code: 'dns_error', notSent: true, cause: err });
   if (NOT_SENT.has(code)) return new NetworkError(`cannot reach ${host} (${code})`, { code: 'unreachable', notSent: true, cause: err });
