@@ -1,15 +1,12 @@
 // The API layer's front door: the client and its types, and the base-URL rules. It imports nothing
 // above it; the context (src/context/client.ts) builds a client from credentials and globals.
 import { UsageError } from '../errors.js';
+import { isLoopbackHost } from '../net/loopback.js';
 
 export { ApiClient } from './client.js';
 export type { ApiResponse, AsyncCache, Page, Pagination, Query, RequestOptions, RetryPolicy } from './client.js';
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
+export { isLoopbackHost } from '../net/loopback.js';
 
 /** The key goes only to https, or to http on loopback; anything else needs --insecure. */
 export function checkBaseUrl(raw: string, insecure: boolean): URL {

@@ -82,3 +82,9 @@ export const connFormat = () =>
 
 /** Only units whose description contains this text (any case); matched here, after paging. */
 export const descriptionContains = (help: string) => new Option('--description-contains <text>', help);
+
+/** After the help of the verbs that talk to a running sandbox (`sandbox state|advance|trigger`). */
+export const WHICH_SANDBOX =
+  '\nWhich sandbox: --base-url, else PROXYCTL_BASE_URL, else the base URL of the\n' +
+  'profile in use when it is a sandbox (log in to one with\n' +
+  'proxyctl login --base-url http://127.0.0.1:PORT --api-key-stdin).';

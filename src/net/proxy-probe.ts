@@ -1,12 +1,15 @@
 // One request to a target through one proxy, for `units check`: SOCKS5 through the `socks` client
 // on a TCP connection opened here (so a refusal is told apart from a SOCKS answer), HTTP proxies
 // through undici's ProxyAgent (CONNECT, so the proxy's own refusal, 407 or 403, is never mistaken
-// for the target's status). Every way it can fail becomes a ProbeError with a stable code.
+// for the target's status). Every way it can fail becomes a ProbeError with a stable code. An https
+// target's certificate is checked as a browser would (against Node's CAs, plus --ca-cert's), unless
+// the caller says not to (--insecure).
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import * as tls from 'node:tls';
 import { SocksClient } from 'socks';
 import { Client, ProxyAgent, TunnelPool, type Dispatcher } from './undici-parts.js';
 import { errCode, seconds } from './transport.js';
+import { serverName, tlsProblem } from './tls.js';
 
 export type ProxyProtocol = 'socks5' | 'http' | 'http_noauth';
 
@@ -19,7 +22,8 @@ export type ProbeCode =
   | 'bad_response'
   | 'target_unreachable'
   | 'proxy_error'
-  | 'target_error';
+  | 'target_error'
+  | 'tls_error';
 
 export interface ProxyEndpoint {
   protocol: ProxyProtocol;
@@ -64,6 +68,42 @@ export interface ProbeOptions {
   /** Aborted on Ctrl-C: the probe rejects with this signal's reason. */
   signal: AbortSignal;
   headers: Record<string, string>;
+  /** How an https target's certificate is checked (default: against Node's CAs). */
+  targetTls?: TargetTls | undefined;
+}
+
+export interface TargetTls {
+  /** False: any certificate is accepted (--insecure). */
+  verify: boolean;
+  /** CAs trusted besides Node's own, as PEM (--ca-cert). */
+  extraCas?: readonly string[] | undefined;
+}
+
+/** The tls.connect options for a target: its SNI name (none for an address) and whom to trust. */
+function targetTlsOptions(target: URL, t: TargetTls | undefined): tls.ConnectionOptions {
+  const name = serverName(target.hostname);
+  return {
+    // The certificate is checked against `host` when no server name is sent, so an address is checked too.
+    host: target.hostname.replace(/^\[|\]$/g, ''),
+    ...(name === undefined ? {} : { servername: name }),
+    rejectUnauthorized: t?.verify ?? true,
+    ...(t?.extraCas?.length ? { secureContext: trusting(t) } : {}),
+  };
+}
+
+/** One context per run: building one parses every CA, which a thousand checks should not each redo. */
+const contexts = new WeakMap<TargetTls, tls.SecureContext>();
+
+/** Node's default CAs (its bundled roots, and NODE_EXTRA_CA_CERTS where this Node can say) plus --ca-cert's: `ca` alone would replace them. */
+function trusting(t: TargetTls): tls.SecureContext {
+  let context = contexts.get(t);
+  if (context === undefined) {
+    const withDefaults = tls as typeof tls & { getCACertificates?: (type: 'default') => string[] };
+    const defaults = withDefaults.getCACertificates?.('default') ?? tls.rootCertificates;
+    context = tls.createSecureContext({ ca: [...defaults, ...(t.extraCas ?? [])] });
+    contexts.set(t, context);
+  }
+  return context;
 }
 
 /** GET `target` through `proxy`; rejects with a ProbeError, or with `opts.signal.reason` once aborted. */
@@ -72,7 +112,11 @@ export async function probe(proxy: ProxyEndpoint, target: URL, opts: ProbeOption
   const started = performance.now();
   let dispatcher: Dispatcher | undefined;
   try {
-    dispatcher = proxy.protocol === 'socks5' ? await socksDispatcher(proxy, target, signal) : httpProxyAgent(proxy, opts.timeoutMs);
+    const tlsOptions = targetTlsOptions(target, opts.targetTls);
+    dispatcher =
+      proxy.protocol === 'socks5'
+        ? await socksDispatcher(proxy, target, signal, tlsOptions)
+        : httpProxyAgent(proxy, opts.timeoutMs, tlsOptions);
     const res = await dispatcher.request({
       origin: target.origin,
       path: `${target.pathname}${target.search}`,
@@ -88,6 +132,8 @@ export async function probe(proxy: ProxyEndpoint, target: URL, opts: ProbeOption
     if (opts.signal.aborted) throw opts.signal.reason;
     if (signal.aborted) throw timedOut(opts.timeoutMs);
     if (err instanceof ProbeError) throw err;
+    const tlsWords = target.protocol === 'https:' ? tlsProblem(errCode(err), (err as Error)?.message ?? String(err)) : undefined;
+    if (tlsWords !== undefined) throw new ProbeError('tls_error', `no secure connection to the target: ${tlsWords}`, { cause: err });
     // Through SOCKS5 the tunnel was open before the request; through an HTTP proxy, once CONNECT got 200.
     const tunnelled = dispatcher instanceof TunnelAgent ? dispatcher.connectStatus : dispatcher ? 200 : undefined;
     throw fromHttpError(err, tunnelled, proxy.protocol === 'http_noauth');
@@ -119,7 +165,12 @@ const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNRE
 // ---- SOCKS5 -------------------------------------------------------------------------------
 
 /** A TCP connection to the proxy, then the SOCKS5 handshake; the client gets the tunnel. */
-async function socksDispatcher(proxy: ProxyEndpoint, target: URL, signal: AbortSignal): Promise<Dispatcher> {
+async function socksDispatcher(
+  proxy: ProxyEndpoint,
+  target: URL,
+  signal: AbortSignal,
+  tlsOptions: tls.ConnectionOptions,
+): Promise<Dispatcher> {
   const tcp = await openTcp(proxy.host, proxy.port, signal);
   // The socks client keeps only an error's message; the code says whether the proxy hung up.
   let tcpError: string | undefined;
@@ -152,7 +203,7 @@ async function socksDispatcher(proxy: ProxyEndpoint, target: URL, signal: AbortS
     if (signal.aborted) throw err;
     throw fromSocksError(err, tcpError);
   }
-  const socket = target.protocol === 'https:' ? tlsConnect({ socket: tunnel, servername: target.hostname }) : tunnel;
+  const socket = target.protocol === 'https:' ? tls.connect({ ...tlsOptions, socket: tunnel }) : tunnel;
   let handedOut = false;
   return new Client(target.origin, {
     // One request on the tunnel already open; a second connect would be a retry on a dead socket.
@@ -271,7 +322,7 @@ class TunnelAgent extends ProxyAgent {
   }
 }
 
-function httpProxyAgent(proxy: ProxyEndpoint, timeoutMs: number): TunnelAgent {
+function httpProxyAgent(proxy: ProxyEndpoint, timeoutMs: number, tlsOptions: tls.ConnectionOptions): TunnelAgent {
   const host = proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host;
   const auth =
     proxy.protocol === 'http' && proxy.username !== undefined
@@ -282,6 +333,12 @@ function httpProxyAgent(proxy: ProxyEndpoint, timeoutMs: number): TunnelAgent {
     uri: `http://${host}:${proxy.port}`,
     ...auth,
     connect: { timeout: timeoutMs },
+    // To the target through the tunnel; undici sends no server name for an address, and checks the certificate against it.
+    requestTls: {
+      timeout: timeoutMs,
+      rejectUnauthorized: tlsOptions.rejectUnauthorized,
+      ...(tlsOptions.secureContext ? { secureContext: tlsOptions.secureContext } : {}),
+    },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     // Called once, inside the constructor: the pool to the proxy itself.

@@ -4,6 +4,8 @@ import { EnvHttpProxyAgent, TunnelPool, type Dispatcher } from './undici-parts.j
 import type { Env } from '../io.js';
 import { InterruptedError, NetworkError } from '../errors.js';
 import { isPlainJsonText } from './plain.js';
+import { TLS_PROBLEMS } from './tls.js';
+import { sandboxCommandFor } from './loopback.js';
 
 export interface TransportOptions {
   env: Env;
@@ -120,19 +122,6 @@ function proxyError(host: string, why: string, cause: unknown): NetworkError {
   });
 }
 
-/** TLS failures, in words: the raw OpenSSL text helps nobody choose a base URL. */
-const TLS_PROBLEMS: Record<string, string> = {
-  ERR_SSL_WRONG_VERSION_NUMBER: 'the server does not speak https on this port (is it plain http?)',
-  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the server does not speak https on this port (is it plain http?)',
-  EPROTO: 'the TLS handshake failed (is the server plain http?)',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed',
-  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed certificate',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate cannot be verified',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate issuer is not trusted here',
-  CERT_HAS_EXPIRED: 'its certificate has expired',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
-};
-
 export function classifyNetworkError(err: unknown, url: string, timeoutMs: number, elapsedMs = timeoutMs): NetworkError {
   const code = errCode(err) ?? 'network_error';
   const host = safeHost(url);
@@ -166,8 +155,16 @@ export function classifyNetworkError(err: unknown, url: string, timeoutMs: numbe
     });
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return deadlineError(url, timeoutMs, elapsedMs, err);
-  if (code === 'ECONNREFUSED')
-    return new NetworkError(`connection refused by ${host}`, { code: 'connection_refused', notSent: true, cause: err });
+  if (code === 'ECONNREFUSED') {
+    // Nothing listens on this machine at that port: most often the sandbox the profile points at is not running.
+    const sandbox = sandboxCommandFor(url);
+    return new NetworkError(`connection refused by ${host}`, {
+      code: 'connection_refused',
+      notSent: true,
+      ...(sandbox ? { hint: `nothing listens there; for a local sandbox, start one: ${sandbox} (or check the base URL)` } : {}),
+      cause: err,
+    });
+  }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return new NetworkError(`cannot resolve ${host}`, { code: 'dns_error', notSent: true, cause: err });
   if (NOT_SENT.has(code)) return new NetworkError(`cannot reach ${host} (${code})`, { code: 'unreachable', notSent: true, cause: err });

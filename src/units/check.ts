@@ -3,7 +3,15 @@
 // every failure has a stable code (README "Checking units"). The exit address is what the target
 // says it saw (`sourceAddress`, as the sandbox's echo answers); other targets leave it null.
 import { InterruptedError } from '../errors.js';
-import { probe, ProbeError, type NotSocks, type ProbeCode, type ProxyEndpoint, type ProxyProtocol } from '../net/proxy-probe.js';
+import {
+  probe,
+  ProbeError,
+  type NotSocks,
+  type ProbeCode,
+  type ProxyEndpoint,
+  type ProxyProtocol,
+  type TargetTls,
+} from '../net/proxy-probe.js';
 import type { Unit } from './types.js';
 import type { ConnLine } from './conn-lines.js';
 
@@ -43,6 +51,8 @@ export interface CheckOptions {
   timeoutMs: number;
   signal: AbortSignal;
   userAgent: string;
+  /** How an https target's certificate is checked (--insecure, --ca-cert). */
+  targetTls?: TargetTls | undefined;
 }
 
 /** A failed check, thrown so bulk progress counts it as failed; `result` is what gets printed. */
@@ -110,6 +120,7 @@ export async function checkCandidate(c: Candidate, opts: CheckOptions): Promise<
         timeoutMs: opts.timeoutMs,
         signal: opts.signal,
         headers: { 'user-agent': opts.userAgent, accept: 'application/json' },
+        targetTls: opts.targetTls,
       });
       const ok = answer.status >= 200 && answer.status < 400;
       return {

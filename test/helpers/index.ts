@@ -16,6 +16,7 @@
 // - package.ts         the package as users get it: packClean() (npm pack from a clean copy), installGlobally(), installInProject()
 // - shell.ts           real shells completing proxyctl: shellEnv(), bashCompletions(), shellOnPty(), hasShell()
 // - secret-service.ts  an OS keyring of the test's own (private D-Bus + gnome-keyring): startSecretService(), secretServiceMissing()
+// - tls.ts             certificates made with openssl (a test CA, self-signed, expired, another host) and an HTTPS target: makeTestCertificates(), startHttpsTarget()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
 export * from './cli.js';
@@ -36,3 +37,4 @@ export * from './package.js';
 export * from './proxy-client.js';
 export * from './shell.js';
 export * from './secret-service.js';
+export * from './tls.js';

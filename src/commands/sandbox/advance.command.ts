@@ -1,10 +1,12 @@
 import { Command } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
+import { WHICH_SANDBOX } from '../../kit/options.js';
 
 const command = () =>
   new Command('advance')
     .description('move the clock of a running sandbox forward (expiries, due webhook retries)')
-    .argument('<seconds>', 'seconds to advance');
+    .argument('<seconds>', 'seconds to advance')
+    .addHelpText('after', WHICH_SANDBOX);
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -1,6 +1,6 @@
 import { Command, Option } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
-import { pool } from '../../kit/options.js';
+import { pool, WHICH_SANDBOX } from '../../kit/options.js';
 
 const command = () =>
   new Command('trigger')
@@ -13,7 +13,8 @@ const command = () =>
     .addOption(new Option('--reason <reason>', 'unit.down: why').choices(['quota_exceeded', 'server_unreachable']))
     .addOption(new Option('--kind <kind>', 'usage.warning kind: throttle (80%) or delete (75%)').choices(['throttle', 'delete']))
     .option('--new-ip <ip>', 'server.ip_changed: the new address')
-    .option('--data <json>', 'extra fields merged into the event data');
+    .option('--data <json>', 'extra fields merged into the event data')
+    .addHelpText('after', WHICH_SANDBOX);
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -12,7 +12,14 @@ const command = () =>
     .addOption(protocol('protocol of --from-file lines that do not say (default: try socks5, then http)'))
     .option('--target <url>', 'URL to request through each unit (default: config check-target, or the sandbox echo)')
     .option('--concurrency <n>', 'checks at once, 1 to 256', '8')
-    .addHelpText('after', '\nThe global --timeout S bounds each check, from connecting to the whole answer (default 10 s here).');
+    .option('--ca-cert <file>', "also trust this CA (PEM file) for an https target's certificate")
+    .addHelpText(
+      'after',
+      '\nThe global --timeout S bounds each check, from connecting to the whole answer (default 10 s here).\n' +
+        "An https target's certificate is checked; one that cannot be trusted fails\n" +
+        'the check with tls_error. The global --insecure skips that check; --ca-cert\n' +
+        'FILE trusts a CA of your own besides the usual ones.',
+    );
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({
@@ -22,6 +29,7 @@ export default defineCommand({
     'proxyctl units check --all',
     'proxyctl units check PRX-1 PRX-2 --target https://example.com/ --timeout 5',
     'proxyctl units check --from-file proxies.txt --concurrency 32 -o json',
+    'proxyctl units check --all --target https://10.0.0.5:8443/health --ca-cert ./our-ca.pem',
   ],
   load: async () => (await import('./check.js')).default,
 });

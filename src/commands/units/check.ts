@@ -81,6 +81,30 @@ async function readSource(args: string[], f: Input['flags']): Promise<Source> {
   return { kind: 'list', poolId: normalisePoolIdFlag(f.pool) };
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+/** The certificates of a --ca-cert PEM file, each one checked, or exit 2 before any request. */
+async function readCaCert(path: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --ca-cert ${path}: ${(err as Error).message}`);
+  }
+  const pems = text.match(PEM_CERTIFICATE) ?? [];
+  if (pems.length === 0) throw new UsageError(`--ca-cert ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  const { X509Certificate } = await import('node:crypto');
+  for (const [i, pem] of pems.entries()) {
+    try {
+      new X509Certificate(pem);
+    } catch (err) {
+      const which = pems.length > 1 ? ` (certificate ${i + 1} of ${pems.length})` : '';
+      throw new UsageError(`--ca-cert ${path}${which}: not a valid certificate (${(err as Error).message})`);
+    }
+  }
+  return pems;
+}
+
 /** --timeout when given (it is a global option), else the check's own default. */
 function checkTimeoutMs(input: Input): number {
   const raw = (input.command.optsWithGlobals() as { timeout?: unknown }).timeout;
@@ -95,6 +119,7 @@ export default async function handler(input: Input): Promise<Result> {
   } = input;
   const concurrency = parseInteger(flags.concurrency, '--concurrency', 1, MAX_CONCURRENCY);
   const timeoutMs = checkTimeoutMs(input);
+  const extraCas = flags.caCert === undefined ? undefined : await readCaCert(flags.caCert);
   const source = await readSource(refs, flags);
   // Credentials are needed for anything but a file: missing ones stop the run here, not per unit,
   // and are said before a missing target (the fix for that is pointless without them).
@@ -119,7 +144,8 @@ export default async function handler(input: Input): Promise<Result> {
     }
   }
 
-  const opts = { target, timeoutMs, signal: ctx.signal, userAgent: userAgent() };
+  const targetTls = { verify: !ctx.globals.insecure, extraCas };
+  const opts = { target, timeoutMs, signal: ctx.signal, userAgent: userAgent(), targetTls };
   const report = await runBulk(
     ctx,
     items,
