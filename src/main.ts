@@ -53,7 +53,10 @@ export function buildProgram(rt: Runtime, route?: readonly string[]): Command {
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--no-input', 'never prompt (also when CI is set)')
     .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
-    .option('--insecure', 'allow sending the API key over plain http to a non-loopback host')
+    .option(
+      '--insecure',
+      "allow sending the API key over plain http to a non-loopback host; units check: skip the target's certificate check",
+    )
     .addHelpText(
       'after',
       examples(
