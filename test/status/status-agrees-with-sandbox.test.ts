@@ -110,7 +110,7 @@ describe('proxyctl status', () => {
     const lines = String(piped.stdout).trimEnd().split('\n');
     // Every line one key and one value, each key once: what grep, cut -f2 and awk need.
     for (const line of lines) expect(line).toMatch(/^[^\t\s]+\t[^\t]*$/);
-    const keys = lines.map((l) => l.split('\t')[0]);
+    const keys = lines.map((l) => l.split('\t')[0]!);
     expect(new Set(keys).size).toBe(keys.length);
     const value = (key: string) => lines.find((l) => l.startsWith(`${key}\t`))?.split('\t')[1];
     expect(value('balanceUsd')).toBe(String((await kit.state()).balanceUsd));
