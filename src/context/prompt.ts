@@ -2,13 +2,14 @@
 // shown (stdin is a TTY and neither --no-input nor CI is set), runs @inquirer/prompts on the
 // command's streams, maps Ctrl-C to exit 130 and a "no" to exit 2 (or the caller's error).
 import { Writable } from 'node:stream';
-import type { input, password, select } from '@inquirer/prompts';
+import type { input, password, search, select } from '@inquirer/prompts';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 
 type SelectConfig<T> = Parameters<typeof select<T>>[0];
 type InputConfig = Parameters<typeof input>[0];
 type PasswordConfig = Parameters<typeof password>[0];
+type SearchConfig<T> = Parameters<typeof search<T>>[0];
 
 /** A yes/no question. `default` is what Enter alone answers: No unless given (a charge or a deletion never has it). */
 export interface ConfirmConfig {
@@ -19,6 +20,8 @@ export interface ConfirmConfig {
 /** Prompts bound to the command's streams; each one throws InterruptedError on Ctrl-C. */
 export interface Prompter {
   select<T>(config: SelectConfig<T>): Promise<T>;
+  /** A type-ahead list: `source(term)` gives the choices for what is typed so far. */
+  search<T>(config: SearchConfig<T>): Promise<T>;
   input(config: InputConfig): Promise<string>;
   password(config: PasswordConfig): Promise<string>;
   /**
@@ -63,6 +66,7 @@ export function createPrompt(io: IO, noInput: boolean, signal: AbortSignal): Pro
       }
       return {
         select: (config) => run(() => inquirer.select(config, streams())),
+        search: (config) => run(() => inquirer.search(config, streams())),
         input: (config) => run(() => inquirer.input(config, streams())),
         password: (config) => run(() => inquirer.password(config, streams())),
         async confirm(config, declined) {

@@ -11,6 +11,8 @@ export interface FitColumn {
   priority?: number | undefined;
   /** Set on a column never shortened (a connection string): how to see it when it had to be hidden (e.g. "-o conn"). */
   whole?: string | undefined;
+  /** Set when no row has a value in it (every cell blank or "-"): such a column is the first to go. */
+  empty?: boolean | undefined;
 }
 
 export interface Fit {
@@ -42,7 +44,8 @@ export function tableWidth(widths: number[]): number {
 
 /**
  * Which columns to keep and how wide, given cli-table3's natural widths (padding included):
- * hide low-priority columns first, then shorten the widest cells, never below their header or 5
+ * hide empty columns first (they tell no row from another, whatever their priority), then
+ * low-priority columns, then shorten the widest cells, never below their header or 5
  * characters, then hide the columns that must stay whole, and only then go further.
  */
 export function fitColumns(columns: FitColumn[], natural: number[], width: number): Fit {
@@ -75,7 +78,16 @@ export function fitColumns(columns: FitColumn[], natural: number[], width: numbe
     keep.splice(keep.indexOf(i), 1);
     hidden.push(i);
   }
+  hide(keep.filter((i) => columns[i]!.empty && i !== 0));
   hide(keep.filter((i) => prio(i) > 0));
+  // Hiding in priority order can leave room a column hidden earlier fits in (a wide one went
+  // last): it comes back, the most important first, so no space is left while a column is hidden.
+  for (const i of [...hidden].reverse()) {
+    if (columns[i]!.empty || total() + widths.get(i)! + 1 > width) continue;
+    keep.push(i);
+    keep.sort((a, b) => a - b);
+    hidden.splice(hidden.indexOf(i), 1);
+  }
   shorten(floor);
   hide(whole());
   // A very narrow terminal: every column but the first may go, and cells shrink to one character.
@@ -89,7 +101,7 @@ export function fitColumns(columns: FitColumn[], natural: number[], width: numbe
 export function fitHint(columns: FitColumn[], fit: Fit, width: number): string | undefined {
   const parts: string[] = [];
   const hidden = fit.hidden.map((i) => columns[i]!);
-  const plain = hidden.filter((c) => !c.whole).map((c) => c.header);
+  const plain = hidden.filter((c) => !c.whole).map((c) => (c.empty ? `${c.header} (empty)` : c.header));
   if (plain.length > 0) {
     const n = plain.length;
     parts.push(`${n} column${n === 1 ? '' : 's'} hidden to fit ${width} columns: ${plain.join(', ')}; -o json shows all`);

@@ -319,8 +319,11 @@ export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>
   const natural = draw(columns.map((_, i) => i));
   const width = terminalColumns(ctx.io);
   if (width === undefined || tableWidth(natural.widths) <= width) return natural.text;
-  const fit = fitColumns(columns, natural.widths, width);
-  const hint = fitHint(columns, fit, width);
+  // A column no row fills (a check's error column when nothing failed) says nothing: it goes first.
+  const blank = (text: string) => /^-?$/.test(stripVTControlCharacters(text).trim());
+  const fitting = columns.map((c, i) => ({ ...c, empty: cells.every((r) => blank(r[i]!)) }));
+  const fit = fitColumns(fitting, natural.widths, width);
+  const hint = fitHint(fitting, fit, width);
   if (hint) await sayFitHint(ctx, hint, width);
   return draw(fit.keep, fit.colWidths).text;
 }

@@ -1,8 +1,8 @@
 // The `proxyctl status` screen: one labelled line per topic, like `gh status`. Lists in a line
 // (countries, expiring units) take what fits the terminal and say how many more there are.
 import { stripVTControlCharacters } from 'node:util';
-import { escapeControl } from './escape.js';
-import { endedText, money, percent, relativeTime, sparkline, type Paint } from './format.js';
+import { escapeControl, escapeDeep } from './escape.js';
+import { cell, endedText, money, percent, relativeTime, sparkline, type Paint } from './format.js';
 
 export interface StatusReport {
   balanceUsd: number;
@@ -131,4 +131,39 @@ function statusLines(r: StatusReport, look: StatusLook): string[] {
       : `${paint.red(`${failed}${r.webhook.failedLastDayAtLeast ? '+' : ''} failed ${failed === 1 ? 'delivery' : 'deliveries'}`)} in 24 h; see proxyctl webhook log --status FAILED`;
   lines.push(`${label('Webhooks')}${hook}`);
   return lines;
+}
+
+/**
+ * The report piped: one `key<TAB>value` line per value, the keys the JSON's own paths
+ * (`units.byStatus.ACTIVE`), so `grep`, `cut -f2` and `awk` read it as they read `proxyctl me`
+ * piped. A list item is keyed by what names it (`units.expiring.PRX-7.expiresAt`,
+ * `customers.acme.activeUnits`), else by its place; null is "-", as in every piped table.
+ */
+export function statusLinesPiped(r: StatusReport): string {
+  const lines: string[] = [];
+  const key = (k: string) => k.replace(/[\t\r\n]+/g, ' ');
+  const walk = (path: string, v: unknown, named?: string): void => {
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => {
+        const name = nameOf(item);
+        walk(`${path}.${name?.[1] ?? i}`, item, name?.[0]);
+      });
+    } else if (v !== null && typeof v === 'object') {
+      // The field that names the item is in its key already.
+      for (const [k, sub] of Object.entries(v)) if (k !== named) walk(path ? `${path}.${k}` : k, sub);
+    } else lines.push(`${key(path)}\t${cell(v).replace(/[\t\r\n]+/g, ' ')}`);
+  };
+  walk('', escapeDeep(r));
+  return `${lines.join('\n')}\n`;
+}
+
+/** What names an item of a list in the report (a unit's ref, a customer's name): the field and its value. */
+function nameOf(item: unknown): [string, string] | undefined {
+  if (!item || typeof item !== 'object') return undefined;
+  const o = item as Record<string, unknown>;
+  for (const field of ['proxyRef', 'customer']) {
+    const name = o[field];
+    if (typeof name === 'string' && name !== '') return [field, name];
+  }
+  return undefined;
 }

@@ -28,12 +28,19 @@ function ended(u: Unit): string | undefined {
   return undefined;
 }
 
+/**
+ * On a terminal too narrow for every column, what tells units apart goes last (higher priority
+ * numbers go first): the pool (and its provider) is often the same for a whole fleet, and the
+ * status says little beside the time left ("expired 2h ago"), while the protocol decides how the
+ * connection string is used.
+ */
 export const UNIT_COLUMNS: Column<Unit>[] = [
   { header: 'ref', value: (u) => u.proxyRef, format: (u, p) => p.bold(u.proxyRef), priority: 0 },
-  { header: 'pool', value: (u) => u.poolId, priority: 3 },
-  { header: 'protocol', value: (u) => u.protocol, priority: 4 },
+  { header: 'pool', value: (u) => u.poolId, priority: 4 },
+  { header: 'protocol', value: (u) => u.protocol, priority: 2 },
   {
     header: 'status',
+    priority: 3,
     value: (u) => u.status,
     format: (u, p) => (u.status === 'ACTIVE' ? p.green : u.status === 'EXPIRED' ? p.yellow : p.dim)(cell(u.status)),
   },
@@ -51,7 +58,7 @@ export const UNIT_COLUMNS: Column<Unit>[] = [
       if (s === undefined) return '-';
       return s < 86_400 ? p.yellow(relativeTime(s)) : relativeTime(s);
     },
-    priority: 2,
+    priority: 1,
   },
   // What the unit is for: kept whole, never cut or wrapped; hidden, pointing at -o conn, only when it cannot fit.
   { header: 'connection', value: (u) => connString(u), priority: 0, whole: '-o conn' },
@@ -98,19 +105,25 @@ export const UNIT_FIELDS = [
 export const unitView: View<Unit> = { columns: UNIT_COLUMNS, fields: UNIT_FIELDS, conn: (u) => connString(u), empty: 'No units found.' };
 
 /**
- * `units list` drawn on a terminal: beside the time left, when each unit expires, in local time or
- * (`utc`) in UTC. Only for people: piped rows keep unitView's columns, and json, jsonl and csv the
- * API's ISO 8601 UTC. The first column hidden on a narrow terminal, as the time left says most of it.
+ * `units list` drawn on a terminal: the provider beside the pool, and beside the time left when
+ * each unit expires, in local time or (`utc`) in UTC. Only for people: piped rows keep unitView's
+ * columns, and json, jsonl and csv the API's ISO 8601 UTC. On a narrow terminal these two go first:
+ * the pool names its provider, and the time left says most of what the expiry does.
  */
 export function unitTerminalView(utc: boolean): View<Unit> {
+  const provider: Column<Unit> = { header: 'provider', value: (u) => u.provider, priority: 6 };
   const expires: Column<Unit> = {
     header: utc ? 'expires (UTC)' : 'expires',
     value: (u) => u.expiresAt,
     format: (u, p) => (ended(u) === undefined ? clockTime(u.expiresAt, utc, Date.now()) : p.dim(clockTime(u.expiresAt, utc, Date.now()))),
     priority: 5,
   };
-  const at = UNIT_COLUMNS.findIndex((c) => c.header === 'time left') + 1;
-  return { ...unitView, columns: [...UNIT_COLUMNS.slice(0, at), expires, ...UNIT_COLUMNS.slice(at)] };
+  const after = (header: string) => UNIT_COLUMNS.findIndex((c) => c.header === header) + 1;
+  const [pool, left] = [after('pool'), after('time left')];
+  return {
+    ...unitView,
+    columns: [...UNIT_COLUMNS.slice(0, pool), provider, ...UNIT_COLUMNS.slice(pool, left), expires, ...UNIT_COLUMNS.slice(left)],
+  };
 }
 export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, fields: UNIT_FIELDS, conn: (u) => connString(u) };
 

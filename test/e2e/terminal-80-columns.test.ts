@@ -60,7 +60,8 @@ it('first login, guided purchase, prompted extend and release at 80 columns', { 
   expect(config).toContain(sb.apiKey);
 
   // 2. Guided purchase, through the saved profile (no key in the environment): country, pool,
-  // period (7d: the fourth), protocol, the price and the balance after, a confirmation.
+  // period (7d: the fourth), protocol, how many (1), no customer, the price and the balance after,
+  // a confirmation.
   const buy = await session(
     kit,
     ['units', 'create'],
@@ -69,6 +70,8 @@ it('first login, guided purchase, prompted extend and release at 80 columns', { 
       ['Pool', ENTER],
       ['Period', `${DOWN}${DOWN}${DOWN}${ENTER}`],
       ['Protocol', ENTER],
+      ['How many', ENTER],
+      ['For which customer', ENTER],
       ['Buy for', `y${ENTER}`],
     ],
   );
@@ -80,7 +83,8 @@ it('first login, guided purchase, prompted extend and release at 80 columns', { 
   expect(unit.status).toBe('ACTIVE');
   expect(unit.pricePaid).toBe(prices['7d']);
   expect(state.balanceUsd).toBeCloseTo(100 - prices['7d']!, 2);
-  expect(buy.screen).toMatch(/^✔ Country [A-Z]{2}\b/m);
+  expect(buy.screen).toMatch(/^✔ Country \(type a code or a name\) [A-Z]{2}\b/m);
+  expect(buy.screen).toContain('✔ How many units (1 to 500) 1');
   expect(buy.screen).toMatch(new RegExp(`^✔ Pool ${unit.poolId}  `, 'm'));
   expect(buy.screen).toContain(`✔ Period 7d   ${usd(prices['7d']!)}`);
   expect(buy.screen).toContain('✔ Protocol socks5 (username and password)');

@@ -122,7 +122,9 @@ describe('debits from elsewhere', () => {
     expect(JSON.parse(String(r.stdout)).customers).toEqual([
       { customer: 'acme', activeUnits: 2, spentLast30DaysUsd: (cents(pool!.prices['24h']!) * 2) / 100 },
     ]);
-    const table = await kit.run(['status']);
+    const table = await kit.run(['status', '-o', 'table']);
     expect(String(table.stdout)).toMatch(/Customers\s+active units and spend in 30 days: acme 2 units, /);
+    const piped = String((await kit.run(['status'])).stdout).split('\n');
+    expect(piped).toContain('customers.acme.activeUnits\t2');
   }, 120_000);
 });

@@ -89,7 +89,7 @@ describe('proxyctl status', () => {
     );
   });
 
-  it('on an 80-column terminal: every line fits, expiry is relative; piped, times stay ISO', async () => {
+  it('on an 80-column terminal: every line fits, expiry is relative', async () => {
     const env = { ...kit.home.env, PROXYCTL_BASE_URL: kit.sb.baseUrl, PROXYCTL_API_KEY: kit.sb.apiKey };
     const t = inTerminal(env, ['status'], { columns: 80 });
     const r = await t.child;
@@ -101,11 +101,44 @@ describe('proxyctl status', () => {
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^Expiring  1 within 24 h: ${refs.B} in 2[23]h( \\d+m)?$`)));
     expect(lines).toContainEqual(expect.stringMatching(/^Uptime {4}\S{4} /));
     expect(lines).toContain('Webhooks  1 failed delivery in 24 h; see proxyctl webhook log --status FAILED');
+  });
 
-    const piped = await kit.run(['status']);
-    expect(piped.exitCode).toBe(0);
-    expect(String(piped.stdout)).toMatch(new RegExp(`Expiring  1 within 24 h: ${refs.B} \\d{4}-\\d{2}-\\d{2}T`));
+  it('piped: one key<TAB>value line per value, the keys the JSON paths, times ISO; --json unchanged', async () => {
+    const [piped, asJson] = await Promise.all([kit.run(['status']), kit.run(['status', '--json'])]);
+    expect(piped.exitCode, String(piped.stderr)).toBe(0);
+    const s = JSON.parse(String(asJson.stdout)) as StatusJson;
+    const lines = String(piped.stdout).trimEnd().split('\n');
+    // Every line one key and one value, each key once: what grep, cut -f2 and awk need.
+    for (const line of lines) expect(line).toMatch(/^[^\t\s]+\t[^\t]*$/);
+    const keys = lines.map((l) => l.split('\t')[0]!);
+    expect(new Set(keys).size).toBe(keys.length);
+    const value = (key: string) => lines.find((l) => l.startsWith(`${key}\t`))?.split('\t')[1];
+    expect(value('balanceUsd')).toBe(String((await kit.state()).balanceUsd));
+    expect(value('runwayDays')).toBe(String(s.runwayDays));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'units.total\t4',
+        'units.active\t3',
+        'units.byStatus.ACTIVE\t3',
+        'units.byStatus.EXPIRED\t1',
+        'units.byCountry.DE\t1',
+        'units.byCountry.GB\t1',
+        'units.byCountry.US\t1',
+        'units.expiringWithin24h\t1',
+        `units.expiring.${refs.B}.expiresAt\t${s.units.expiring[0]!.expiresAt}`,
+        'webhook.enabled\ttrue',
+        'webhook.failedLastDay\t1',
+      ]),
+    );
+    expect(value(`units.expiring.${refs.B}.expiresIn`)).toMatch(/^\d+$/);
+    // Four windows, or (the uptime budget of 10 a minute spent by the runs before) none, said as "-".
+    const windows = keys.filter((k) => k.startsWith('uptime.windows.') && k.endsWith('.uptimePercent'));
+    if (windows.length === 0) expect(value('uptime')).toBe('-');
+    else expect(windows).toEqual([0, 1, 2, 3].map((i) => `uptime.windows.${i}.uptimePercent`));
     expect(String(piped.stdout)).not.toContain('\u001b[');
+    // -o table piped still draws the screen, for people.
+    const table = await kit.run(['status', '-o', 'table']);
+    expect(String(table.stdout)).toContain('Units     3 active, 1 expired; active by country: DE 1, GB 1, US 1');
   });
 });
 
@@ -115,9 +148,12 @@ it('the uptime budget spent: the rest of the screen still shows, at once, with t
     const json = await tight.run(['status', '--json']);
     expect(json.exitCode, String(json.stderr)).toBe(0);
     expect(JSON.parse(String(json.stdout))).toMatchObject({ balanceUsd: (await tight.state()).balanceUsd, uptime: null });
-    const text = await tight.run(['status']);
+    const text = await tight.run(['status', '-o', 'table']);
     expect(text.exitCode).toBe(0);
     expect(String(text.stdout)).toContain('Uptime    not shown: the uptime budget (10 a minute) is spent; try again in a minute');
+    const piped = await tight.run(['status']);
+    expect(piped.exitCode).toBe(0);
+    expect(String(piped.stdout).split('\n')).toContain('uptime\t-');
   } finally {
     await tight.close();
   }

@@ -108,6 +108,8 @@ describe('buying by country', () => {
     const r = await answerPrompts(t, [
       ['Period', `${KEY.down}${KEY.down}${KEY.down}${KEY.enter}`],
       ['Protocol', KEY.enter],
+      ['How many', KEY.enter],
+      ['For which customer', KEY.enter],
       ['Buy for', `y${KEY.enter}`],
     ]);
     expect(r.exitCode, t.screen()).toBe(0);

@@ -37,7 +37,7 @@ async function typeRefused(t: Terminal, prompt: string, words: string[]): Promis
   }
 }
 
-/** The guided purchase with the pool and protocol given: the period (the first, 3h) is asked, then the price. */
+/** The guided purchase with the pool and protocol given: the period (the first, 3h), how many (1) and the customer (none) are asked, then the price. */
 function guidedBuy(k: Kit, poolId: string) {
   return inTerminal(kitEnv(k), ['units', 'create', '--pool', poolId, '--protocol', 'socks5'], { columns: 100, rows: 30 });
 }
@@ -48,6 +48,8 @@ describe('Buy for … ? (y/N)', () => {
     const [pool] = await pickPools(kit);
     const t = guidedBuy(kit, pool!.poolId);
     await answer(t, 'Period', KEY.enter);
+    await answer(t, 'How many', KEY.enter);
+    await answer(t, 'For which customer', KEY.enter);
     await typeRefused(t, 'Buy for', ['wait', 'clear']);
     // Still asking, and nothing charged while it asks.
     expect((await kit.state()).units).toEqual([]);
@@ -62,6 +64,8 @@ describe('Buy for … ? (y/N)', () => {
     const again = guidedBuy(kit, pool!.poolId);
     const r = await answerPrompts(again, [
       ['Period', KEY.enter],
+      ['How many', KEY.enter],
+      ['For which customer', KEY.enter],
       ['Buy for', `yes${KEY.enter}`],
     ]);
     expect(r.exitCode, again.screen()).toBe(0);

@@ -54,9 +54,11 @@ describe('guided create and an unavailable pool', () => {
     kit.sb.world.poolById.get(chosen!)!.available = false;
     from = t.screen().length;
     t.key('\r');
-    expect(await t.until('Protocol', from), t.screen()).toBe(true);
-    from = t.screen().length;
-    t.key('\r');
+    for (const prompt of ['Protocol', 'How many', 'For which customer']) {
+      expect(await t.until(prompt, from), t.screen()).toBe(true);
+      from = t.screen().length;
+      t.key('\r');
+    }
     const confirmed = await t.until('Buy for', from);
     if (confirmed) t.child.kill('SIGKILL');
     const r = await t.child;

@@ -1,5 +1,5 @@
-// The guided purchase in a terminal (in-process, fake TTY): country → pool → period → protocol,
-// then the price and the balance after purchase, and the purchase itself.
+// The guided purchase in a terminal (in-process, fake TTY): country → pool → period → protocol →
+// how many → customer, then the price and the balance after purchase, and the purchase itself.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
@@ -24,7 +24,7 @@ it('walks country, pool, period and protocol, shows the price and balance after,
   io.stderr.end = (() => io.stderr) as typeof io.stderr.end;
   const stdin = io.stdin as PassThrough;
   const run = main(['units', 'create', '--json'], io);
-  for (const prompt of ['Country', 'Pool', 'Period', 'Protocol']) {
+  for (const prompt of ['Country', 'Pool', 'Period', 'Protocol', 'How many', 'For which customer']) {
     await waitFor(io.err, prompt);
     await tick();
     stdin.write('\r');
@@ -55,7 +55,7 @@ it('answering no to the price buys nothing and exits 2 (a refused confirmation)'
   io.stderr.end = (() => io.stderr) as typeof io.stderr.end;
   const stdin = io.stdin as PassThrough;
   const run = main(['units', 'create', '--pool', 'US-11', '--json'], io);
-  for (const prompt of ['Period', 'Protocol']) {
+  for (const prompt of ['Period', 'Protocol', 'How many', 'For which customer']) {
     await waitFor(io.err, prompt);
     await tick();
     stdin.write('\r');

@@ -146,7 +146,7 @@ describe('times', () => {
     // India: UTC+5:30 all year, so the local time differs from UTC by a known amount.
     const local = inTerminal({ ...env(), TZ: 'Asia/Kolkata' }, ['units', 'list', '--sort', 'expiry'], { columns: 160 });
     expect((await local.child).exitCode, local.screen()).toBe(0);
-    expect(local.screen()).toMatch(/│ ref +│ pool +│ protocol +│ status +│ time left +│ expires +│ connection +│/);
+    expect(local.screen()).toMatch(/│ ref +│ pool +│ provider +│ protocol +│ status +│ time left +│ expires +│ connection +│/);
     expect(rowOf(local.screen(), unit!.proxyRef)).toContain(`│ ${clock(unit!.expiresAt, 330)} │`);
 
     const utc = inTerminal({ ...env(), TZ: 'Asia/Kolkata' }, ['units', 'list', '--sort', 'expiry', '--utc'], { columns: 160 });

@@ -40,7 +40,8 @@ it('shows the status and the country of the unit read back after the swap', asyn
 
 it('when the read-back fails, the swap still succeeds and status/country are left out', async () => {
   const { kit, ref, to } = await boughtAndTarget();
-  await kit.control('/faults', { failNext: { op: 'get', status: 404, count: 1 } });
+  // Two reads fail: the one before the swap (for the old address) and the read-back after it.
+  await kit.control('/faults', { failNext: { op: 'get', status: 404, count: 2 } });
   const r = await kit.run(['units', 'swap', ref, '--pool', to]);
   expect(r.exitCode).toBe(0);
   expect((await kit.state()).units.find((u) => u.proxyRef === ref)!.poolId).toBe(to);
@@ -48,4 +49,7 @@ it('when the read-back fails, the swap still succeeds and status/country are lef
   expect(shown.get('pool')).toBe(to);
   expect(shown.has('status')).toBe(false);
   expect(shown.has('country')).toBe(false);
+  // The old address could not be read either: the new one is still said.
+  const u = (await kit.state()).units.find((x) => x.proxyRef === ref)!;
+  expect(String(r.stderr)).toContain(`${ref} moved to ${to}: address now ${u.ip}:${u.port} (the old one could not be read)`);
 });

@@ -6,7 +6,7 @@ import type { Input } from './status.command.js';
 import { show, showText, type Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import { ApiError } from '../../errors.js';
-import { outputMode, paintFor, renderStatus, terminalColumns, type StatusReport } from '../../output/index.js';
+import { outputMode, paintFor, renderStatus, statusLinesPiped, terminalColumns, type StatusReport } from '../../output/index.js';
 import { runwayDays, summarizeFleet } from '../../units/fleet.js';
 import { MAX_PAGE_SIZE } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
@@ -113,7 +113,9 @@ export default async function handler({ ctx }: Input): Promise<Result> {
   const report = await gatherStatus(ctx);
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') return show(report);
-  // A table or tsv gets the status screen's own layout (output/status.ts), not a key/value table.
+  // Piped without -o: a value a line, for grep and cut (the screen's sentences are for people).
+  if (mode === 'tsv') return showText(statusLinesPiped(report));
+  // A table gets the status screen's own layout (output/status.ts), not a key/value table.
   return showText(
     await renderStatus(report, {
       paint: paintFor(ctx),

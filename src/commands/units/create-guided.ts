@@ -1,5 +1,6 @@
-// The guided purchase in a terminal: country → pool → period → protocol, then the price and the
-// balance after purchase, and a last confirmation. Flags already given are kept, not asked again.
+// The guided purchase in a terminal: country (typed ahead, by code or name) → pool → period →
+// protocol → how many → for which customer, then the price and the balance after purchase, the
+// budget's verdict, and a last confirmation. Flags already given are kept, not asked again.
 // The answers become the same flags `units create --pool … --period …` takes, validated by the
 // same parseCreateFlags and priced by the same quote (planPurchase), which refuses a pool that is
 // not available.
@@ -15,6 +16,11 @@ import { CHARGES, confirmCharge, periodChoices, poolChoice, poolWhere, printQuot
 import * as shapes from '../../api/shapes.js';
 import { cheapestPoolAt, describePick, poolsAt, type Place } from '../../units/cheapest.js';
 import { catalogueValues, remember } from '../../kit/remember.js';
+import { countryName, matchCountries } from '../../kit/country.js';
+import { parseInteger } from '../../kit/options.js';
+import { MAX_COUNT } from '../../units/validate.js';
+import { parseCustomer } from '../../ledger/customer.js';
+import { budgetVerdict } from './budget-verdict.js';
 
 export async function guidedCreate(
   ctx: Context,
@@ -23,7 +29,7 @@ export async function guidedCreate(
   place?: Place,
 ): Promise<{ input: CreateInput; plan: PurchasePlan }> {
   // Ctrl-C inside a prompt: nothing was bought (exit 130).
-  const { select, input, confirm } = await ctx.prompt.open({
+  const { select, search, input, confirm } = await ctx.prompt.open({
     unavailable: new UsageError('the guided purchase needs a terminal'),
     cancelled: CHARGES.buy.cancelled,
   });
@@ -47,15 +53,20 @@ export async function guidedCreate(
     listPrices = at.prices;
   } else if (body.poolId === undefined) {
     const countries = (await api.get('/countries', shapes.catalogueList)).data;
-    const choices = countries.flatMap((c) => {
+    const entries = countries.flatMap((c) => {
       const code = entryCountryCode(c);
       if (!code) return [];
-      const name = typeof c.name === 'string' && c.name !== code ? ` ${c.name}` : '';
+      // The server's name where it gives one, else the one Node knows, so "ger" finds DE either way.
+      const name = typeof c.name === 'string' && c.name !== '' && c.name !== code ? c.name : countryName(code);
       const n = typeof c.poolCount === 'number' ? ` (${c.poolCount} pools)` : '';
-      return [{ name: escapeControl(`${code}${name}${n}`), value: code }];
+      return [{ code, name, label: escapeControl(`${code}${name ? ` ${name}` : ''}${n}`) }];
     });
-    if (choices.length === 0) throw new UsageError('the server lists no countries; pass --pool instead');
-    const country = await select({ message: 'Country', choices, pageSize: 15 });
+    if (entries.length === 0) throw new UsageError('the server lists no countries; pass --pool instead');
+    const country = await search({
+      message: 'Country (type a code or a name)',
+      pageSize: 15,
+      source: (typed) => matchCountries(entries, typed).map((e) => ({ name: e.label, value: e.code })),
+    });
     const res = await api.get('/pools', shapes.poolList, { country });
     pools = res.data ?? [];
     listPrices = res.prices;
@@ -89,6 +100,25 @@ export async function guidedCreate(
     }
   }
   answers.period = body.period;
+  // How many and for whom: checked as --count and --customer are, asked again until they pass.
+  answers.count ??= (
+    await input({
+      message: `How many units (1 to ${MAX_COUNT})`,
+      default: '1',
+      validate: validateWith((v) => parseInteger(v, 'the number of units', 1, MAX_COUNT)),
+      theme: { validationFailureMode: 'clear' },
+    })
+  ).trim();
+  if (answers.customer === undefined) {
+    const customer = (
+      await input({
+        message: 'For which customer (Enter for none)',
+        validate: (v) => v.trim() === '' || validateWith((name) => parseCustomer(name, 'a customer'))(v.trim()),
+        theme: { validationFailureMode: 'clear' },
+      })
+    ).trim();
+    if (customer !== '') answers.customer = customer;
+  }
   // The answers, checked exactly as the same flags on the command line would be.
   const chosen = parseCreateFlags(answers);
   if (!isComplete(chosen)) throw new UsageError('--pool and --period are required');
@@ -96,6 +126,15 @@ export async function guidedCreate(
   const q = plan.quote;
   const what = `${q.count} × ${chosen.body.period} in ${chosen.body.poolId} (${chosen.body.protocol ?? 'socks5'})`;
   printQuote(ctx, q, what);
+  // A purchase the profile's budget or policy refuses (exit 12) is refused now, not after a "yes".
+  if (!chosen.dryRun) {
+    const verdict = await budgetVerdict(await ctx.ledger(), {
+      cost: () => q.total,
+      period: chosen.body.period,
+      poolIds: [chosen.body.poolId],
+    });
+    if (verdict?.error) throw verdict.error;
+  }
   if (!chosen.dryRun && q.balanceAfter >= 0 && !ctx.globals.yes) {
     // Declined: exit 2 (the contract's "refused confirmation"), not a success that bought nothing.
     await confirmCharge(confirm, 'buy', q);

@@ -34,8 +34,39 @@ function viewOf(unit: Unit): View<Unit> {
   return { ...view, columns: view.columns?.filter((c) => !absent.has(c.header)) };
 }
 
+/** The unit before it moves, for its old address; a failed read only leaves that out (the swap decides). */
+async function readBefore(ref: string, ctx: Context): Promise<Unit | undefined> {
+  const api = await ctx.api();
+  return api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit).catch(() => undefined);
+}
+
+function addressOf(u: Unit | undefined): string | undefined {
+  if (!u || typeof u.ip !== 'string' || (typeof u.port !== 'number' && typeof u.port !== 'string')) return undefined;
+  return `${u.ip}:${u.port}`;
+}
+
+/**
+ * What the reseller has to pass on after a swap, said on stderr: "PRX-7 moved to GB-12: address
+ * 203.0.113.5:10001 → 198.51.100.9:10044", whether the login changed too, or that it stays.
+ */
+export function describeMove(ref: string, before: Unit | undefined, after: Unit): string {
+  const [was, now] = [addressOf(before), addressOf(after)];
+  const where = `${ref} moved${after.poolId ? ` to ${after.poolId}` : ''}`;
+  const login = (u: Unit | undefined) => (u?.credentials ? `${u.credentials.username}:${u.credentials.password}` : undefined);
+  const relogin = before !== undefined && login(before) !== login(after) ? '; new username and password' : '';
+  const text =
+    now === undefined
+      ? `${where}; the answer gave no address: proxyctl units get ${ref} -o conn`
+      : was === undefined
+        ? `${where}: address now ${now} (the old one could not be read)`
+        : was === now
+          ? `${where}; the address stays ${now}`
+          : `${where}: address changed ${was} → ${now}`;
+  return escapeControl(`${text}${relogin}`);
+}
+
 /** No --pool: chosen in a terminal from the catalogue, the unit's own country first; else exit 2. */
-async function askPool(ref: string, ctx: Context): Promise<string> {
+async function askPool(ref: string, ctx: Context): Promise<{ pool: string; unit: Unit }> {
   const { select } = await askForMissing(ctx, '--pool', {
     what: 'the new pool id; see proxyctl pools',
     example: `proxyctl units swap ${ref} --pool US-14`,
@@ -47,11 +78,12 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
   if (pools.length === 0) throw new UsageError('the server lists no other pool to swap to');
   const home = pools.filter((p) => p.country === unit.country);
   const rest = pools.filter((p) => p.country !== unit.country);
-  return select({
+  const pool = await select({
     message: escapeControl(`Swap ${ref} (now ${[unit.poolId, unit.country].filter(Boolean).join(', ')}) to pool`),
     pageSize: 15,
     choices: [...home, ...rest].map((p) => poolChoice(p, `${p.poolId}  ${poolWhere(p)}`)),
   });
+  return { pool, unit };
 }
 
 /**
@@ -59,9 +91,9 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
  * (src/units/same-country.ts) and named on stderr. None available is exit 5, naming the country:
  * the input was fine, what is missing is a pool on the server (like a swap to an unknown pool, 404).
  */
-export async function sameCountryPool(ref: string, ctx: Context): Promise<string> {
+export async function sameCountryPool(ref: string, ctx: Context, known?: Unit): Promise<string> {
   const api = await ctx.api();
-  const unit = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+  const unit = known ?? (await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit));
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   let from = { poolId: unit.poolId, country: text(unit.country), state: text(unit.state), provider: unit.provider };
   if (!from.country && unit.poolId) {
@@ -87,12 +119,21 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const conn = connFormatFor(ctx, flags.connFormat);
   const ref = parseRef(raw);
   if (flags.sameCountry && flags.pool !== undefined) throw new UsageError('--same-country picks the pool itself; leave out --pool');
-  const pool = flags.sameCountry
-    ? await sameCountryPool(ref, ctx)
-    : flags.pool === undefined
-      ? await askPool(ref, ctx)
-      : normalisePoolId(flags.pool);
-  if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
+  let pool: string;
+  let before: Unit | undefined;
+  if (flags.sameCountry) {
+    before = await readBefore(ref, ctx);
+    pool = await sameCountryPool(ref, ctx, before);
+  } else if (flags.pool === undefined) {
+    ({ pool, unit: before } = await askPool(ref, ctx));
+  } else {
+    pool = normalisePoolId(flags.pool);
+    if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
+    before = await readBefore(ref, ctx);
+  }
   const unit = await swapUnit(ref, pool, ctx);
+  // The address is what changed for whoever uses the unit: said here, and the new connection
+  // line is in what follows (its row, or the line itself with -o conn / --conn-format).
+  ctx.notice(describeMove(ref, before, unit));
   return show(unit, { ...viewOf(unit), ...(conn ? { conn } : {}) });
 }

@@ -1,7 +1,7 @@
 // The columns (tables) and fields (csv) shared by the webhook commands. JSON output never goes
 // through these: it is the API's objects as they came.
 import type { Column, Paint } from '../../output/index.js';
-import { cell } from '../../output/index.js';
+import { cell, clockTime } from '../../output/index.js';
 import type { TestDelivery } from '../../api/shapes.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 
@@ -47,6 +47,16 @@ export const deliveryColumns: Column<TestDelivery>[] = [
   { header: 'created', value: (d) => d.createdAt, priority: 4 },
   { header: 'last error', value: (d) => d.lastError, priority: 2 },
 ];
+
+/**
+ * The delivery log on a terminal: when each delivery was made, as `ls -l` shows a time (local, 12
+ * characters), is kept longest after what tells deliveries apart; piped rows keep the ISO time.
+ */
+export function deliveryLogColumns(nowMs: number): Column<TestDelivery>[] {
+  return deliveryColumns.map((c) =>
+    c.header === 'created' ? { ...c, format: (d: TestDelivery) => clockTime(d.createdAt, false, nowMs), priority: 1 } : c,
+  );
+}
 
 /** A delivery record's csv columns (spec 2.11), the same for every delivery. */
 export const DELIVERY_FIELDS = [

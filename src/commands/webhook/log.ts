@@ -13,7 +13,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { cell, escapeDeep, humanDuration, jsonLine, outputMode, paintFor } from '../../output/index.js';
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
-import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, paintStatus } from './columns.js';
+import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, deliveryLogColumns, paintStatus } from './columns.js';
 import * as shapes from '../../api/shapes.js';
 
 type LogFlags = Input['flags'];
@@ -142,7 +142,8 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const opts = parseLogFlags(flags);
   const api = await ctx.api();
   if (opts.follow) return follow(ctx, api, opts);
-  const view = { columns: deliveryColumns, fields: DELIVERY_FIELDS, empty: 'No deliveries found.' };
+  const columns = outputMode(ctx) === 'table' ? deliveryLogColumns(ctx.now().getTime()) : deliveryColumns;
+  const view = { columns, fields: DELIVERY_FIELDS, empty: 'No deliveries found.' };
   if (!opts.onePage) {
     const pages = api.pages('/webhook/deliveries', shapes.delivery, opts.query, { readAhead: opts.limit === undefined });
     return showList({ pages: takePages(pages, opts.limit) }, view);
