@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { escapeControl, type View } from '../../output/index.js';
 import { connFormatFor } from '../../output/conn.js';
 import type { Unit } from '../../units/types.js';
+import { catalogueSeen, remember, unitsSeen } from '../../kit/remember.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
 import { changedUnitView, unitDetailView } from '../../units/view.js';
@@ -43,7 +44,9 @@ async function askPool(ref: string, ctx: Context): Promise<string> {
   });
   const api = await ctx.api();
   const unit = (await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit)) as Unit & { country?: string };
-  const pools = (await api.get('/pools', shapes.poolList)).data.filter((p) => p.poolId !== unit.poolId);
+  const catalogue = (await api.get('/pools', shapes.poolList)).data;
+  await remember(ctx, catalogueSeen(catalogue));
+  const pools = catalogue.filter((p) => p.poolId !== unit.poolId);
   if (pools.length === 0) throw new UsageError('the server lists no other pool to swap to');
   const home = pools.filter((p) => p.country === unit.country);
   const rest = pools.filter((p) => p.country !== unit.country);
@@ -73,6 +76,7 @@ export async function sameCountryPool(ref: string, ctx: Context): Promise<string
   if (!country)
     throw new NotFoundError(`cannot tell which country ${ref} is in`, { code: 'country_unknown', hint: 'pick one with --pool' });
   const pools = (await api.get('/pools', shapes.poolList, { country })).data;
+  await remember(ctx, catalogueSeen(pools));
   const to = pickSameCountry({ ...from, country }, pools);
   if (!to)
     throw new NotFoundError(`no other available pool in ${country} to swap ${ref} to`, {
@@ -94,5 +98,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
       : normalisePoolId(flags.pool);
   if (!pool) throw new UsageError('--pool needs the new pool id (see proxyctl pools)');
   const unit = await swapUnit(ref, pool, ctx);
+  await remember(ctx, unitsSeen([unit]));
   return show(unit, { ...viewOf(unit), ...(conn ? { conn } : {}) });
 }
