@@ -324,6 +324,15 @@ describe('proxyctl __complete: every command that reads the catalogue fills the 
     expect([...(await complete('units', 'create', '--pool', '')).values].sort()).toEqual([...first].sort());
   });
 
+  it('units create --pool, even a dry run, fills the pool it quoted from', async () => {
+    const pool = (await kit.api<{ data: { poolId: string; available: boolean }[] }>('/pools')).data.find((p) => p.available)!.poolId;
+    expect((await complete('units', 'create', '--pool', '')).values).toEqual([]);
+    const r = await kit.run(['units', 'create', '--pool', pool, '--period', '3h', '--dry-run', '--json']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect((await complete('units', 'create', '--pool', '')).values).toEqual([pool]);
+    expect((await kit.state()).units).toEqual([]);
+  });
+
   it('units swap, asked or --same-country, fills the pools it read and the unit’s new pool', async () => {
     const pool = (await kit.api<{ data: { poolId: string; available: boolean; country: string }[] }>('/pools')).data.find(
       (p) => p.available,

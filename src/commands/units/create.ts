@@ -34,7 +34,10 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   const api = await ctx.api();
   // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
   // rest has to be affordable.
-  plan ??= await planPurchase(api, opts);
+  if (!plan) {
+    plan = await planPurchase(api, opts);
+    await remember(ctx, catalogueSeen([plan.pool]));
+  }
   const { earlier, toBuy, quote: q } = plan;
   const ledger = await ctx.ledger();
   await noteBalance(ledger, q.balanceUsd);
