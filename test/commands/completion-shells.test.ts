@@ -241,6 +241,22 @@ describe.skipIf(!(await hasShell('fish')))('fish (installed here)', { timeout: 3
     expect(await complete('proxyctl webhook listen --on ')).toEqual([...EVENT_NAMES]);
     expect(await complete(`proxyctl units create --pool ${lowered}`)).toEqual([onePool]);
     expect(await complete('proxyctl units create --period ')).toEqual(['3h', '12h', '24h', '7d', '30d']);
+    // One fish answering TAB after TAB: each TAB asks proxyctl afresh (the script keeps one answer per TAB only).
+    const twice = await execa('fish', ['-c', "complete -C 'proxyctl units create --period '; echo ---; complete -C 'proxyctl help e'"], {
+      env: userEnv(kit),
+      extendEnv: false,
+      cwd: work,
+    });
+    expect(twice.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual([
+      '3h',
+      '12h',
+      '24h',
+      '7d',
+      '30d',
+      '---',
+      'environment',
+      'exit-codes',
+    ]);
     const pools = (await kit.api<{ data: { poolId: string; available: boolean }[] }>('/pools')).data;
     const home = pools.find((p) => p.available)!.poolId;
     const bought = await kit.run(['units', 'create', '--pool', home, '--period', '3h', '--json']);
