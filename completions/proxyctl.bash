@@ -22,6 +22,8 @@ _proxyctl() {
   done <<<"$out"
   ((directive & 1)) && { COMPREPLY=(); return 0; }
   ((directive & 2)) && compopt -o nospace 2>/dev/null
+  # Periods read 3h 12h 24h 7d 30d, not in bash's alphabetical order.
+  ((directive & 32)) && compopt -o nosort 2>/dev/null
   if ((${#COMPREPLY[@]} == 0 && (directive & 4) == 0)); then
     compopt -o filenames 2>/dev/null
     while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")

@@ -12,7 +12,8 @@ import { nonEmpty } from '../globals.js';
 import { cacheDir, configDir } from './dirs.js';
 import { DEFAULT_PROFILE, ensurePrivateDir } from './store.js';
 
-const VALUE_KINDS = ['pools', 'countries', 'states', 'providers', 'units'] as const;
+// unavailablePools: pool ids the catalogue last showed as not available (a swap to one fails).
+const VALUE_KINDS = ['pools', 'countries', 'states', 'providers', 'units', 'unavailablePools'] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** Values older than this are not offered (units come and go; the catalogue changes slowly). */
@@ -29,6 +30,8 @@ interface Entry {
 interface Scope {
   at: number;
   kinds: Partial<Record<ValueKind, Entry>>;
+  /** Each unit's pool (ref → pool id), as last seen: `units swap REF --pool` leaves it out. */
+  unitPools?: { at: number; of: Record<string, string> };
 }
 interface CacheFile {
   version: 1;
@@ -86,22 +89,71 @@ function readCache(dir: string): CacheFile {
   return { version: 1, scopes: {} };
 }
 
+/** What the cache holds for one account, as of now: nothing older than the TTL. */
+export interface AccountValues {
+  /** The values of one kind, newest first. */
+  values(kind: ValueKind): string[];
+  /** The pool a unit was last seen in. */
+  poolOf(ref: string): string | undefined;
+}
+
+/** The account's cached values, read once (a TAB that needs several kinds reads the file once). */
+export async function accountValues(env: Env, account: Account, nowMs: number): Promise<AccountValues> {
+  const key = scopeKey(account, env, await readProfileNames(env));
+  const scope = readCache(cacheDir(env)).scopes[key];
+  const fresh = (at: unknown) => typeof at === 'number' && nowMs - at < VALUES_TTL_MS;
+  return {
+    values(kind) {
+      const entry = scope?.kinds?.[kind];
+      if (!entry || !fresh(entry.at) || !Array.isArray(entry.values)) return [];
+      return entry.values.filter((v): v is string => typeof v === 'string');
+    },
+    poolOf(ref) {
+      const pools = scope?.unitPools;
+      if (!pools || !fresh(pools.at) || !isObject(pools.of) || !Object.hasOwn(pools.of, ref)) return undefined;
+      const pool = pools.of[ref];
+      return typeof pool === 'string' ? pool : undefined;
+    },
+  };
+}
+
 /** The cached values of one kind for an account, newest first; none once they are older than the TTL. */
 export async function cachedValues(env: Env, account: Account, kind: ValueKind, nowMs: number): Promise<string[]> {
-  const key = scopeKey(account, env, await readProfileNames(env));
-  const entry = readCache(cacheDir(env)).scopes[key]?.kinds?.[kind];
-  if (!entry || typeof entry.at !== 'number' || nowMs - entry.at >= VALUES_TTL_MS || !Array.isArray(entry.values)) return [];
-  return entry.values.filter((v): v is string => typeof v === 'string');
+  return (await accountValues(env, account, nowMs)).values(kind);
 }
 
 /** What a command saw: values of some kinds to add (newest first), and unit refs that are gone. */
 export interface Seen {
   add?: Partial<Record<ValueKind, readonly unknown[]>>;
   remove?: Partial<Record<ValueKind, readonly unknown[]>>;
+  /** Units and the pool each is in (a unit removed above is forgotten here too). */
+  unitPools?: readonly { ref: unknown; pool: unknown }[];
 }
 
 /** A value worth offering on a command line: a short word without spaces or control characters. */
 const OFFERABLE = /^[\w.:@/+-]{1,100}$/;
+
+/** Notes each unit's pool (newest last, at most MAX_VALUES) and forgets removed units; true when anything changed. */
+function recordUnitPools(scope: Scope, seen: Seen, nowMs: number): boolean {
+  const pairs = (seen.unitPools ?? []).filter(
+    (p): p is { ref: string; pool: string } =>
+      typeof p.ref === 'string' && typeof p.pool === 'string' && OFFERABLE.test(p.ref) && OFFERABLE.test(p.pool),
+  );
+  const gone = seen.remove?.units ?? [];
+  if (pairs.length === 0 && gone.length === 0) return false;
+  const old = scope.unitPools;
+  const kept = old && nowMs - old.at < VALUES_TTL_MS && isObject(old.of) ? old.of : {};
+  // A Map keeps insertion order: a unit seen again moves to the end, and the oldest are dropped first.
+  const of = new Map(Object.entries(kept).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  for (const { ref, pool } of pairs) {
+    of.delete(ref);
+    of.set(ref, pool);
+  }
+  for (const ref of gone) if (typeof ref === 'string') of.delete(ref);
+  const entries = [...of].slice(-MAX_VALUES);
+  scope.unitPools = { at: pairs.length > 0 || !old ? nowMs : old.at, of: Object.fromEntries(entries) };
+  return true;
+}
 
 /** Adds (and removes) values for the account, prunes what is old or over the bounds, and writes the file whole. */
 export async function recordValues(env: Env, account: Account, seen: Seen, nowMs: number): Promise<void> {
@@ -120,6 +172,7 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     scope.kinds[kind] = { at: add.length > 0 || !old ? nowMs : old.at, values };
     changed = true;
   }
+  if (recordUnitPools(scope, seen, nowMs)) changed = true;
   if (!changed) return;
   scope.at = nowMs;
   const scopes = Object.entries({ ...cache.scopes, [key]: scope })

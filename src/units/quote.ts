@@ -84,6 +84,8 @@ export interface PurchasePlan {
   replayed: Set<number>;
   toBuy: number;
   quote: Quote;
+  /** The pool as read for the quote (available, with its prices). */
+  pool: Pool;
 }
 
 /**
@@ -98,7 +100,7 @@ export async function planPurchase(api: ApiClient, input: CreateInput): Promise<
   const toBuy = input.count - earlier;
   const pool = await availablePool(api, input.body.poolId);
   const q = await quote(api, priceFor(pool.prices, input.body.period, `pool ${input.body.poolId}`), toBuy);
-  return { earlier, replayed, toBuy, quote: q };
+  return { earlier, replayed, toBuy, quote: q, pool };
 }
 
 /** A USD amount typed on the command line ("50", "12.5", "0.99"): cents at most, never negative. */

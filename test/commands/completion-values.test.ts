@@ -1,10 +1,11 @@
 // `proxyctl __complete`, the entry point the shell scripts call on TAB: the real command tree, fixed
 // sets, and the account's own values from the cache that commands fill as they run. Never the
 // network, never an API key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileMode, proxyctl, startKit, startScriptedServer, tempHome, type Kit } from '../helpers/index.js';
+import { answerPrompts, fileMode, inTerminal, KEY, proxyctl, startKit, startScriptedServer, tempHome, type Kit } from '../helpers/index.js';
+import { EVENT_NAMES } from '../../src/webhooks/events.js';
 
 const cacheFile = (kit: Kit) => join(kit.home.configDir, 'cache', 'completion-values.json');
 
@@ -194,5 +195,170 @@ describe('proxyctl __complete: profiles and the network', { timeout: 300_000 }, 
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('proxyctl __complete: help, numbers, listen events, any-case values, swap targets (#27)', { timeout: 300_000 }, () => {
+  let kit: Kit;
+  beforeAll(async () => {
+    kit = await startKit({ balance: 100 });
+  });
+  afterAll(() => kit.close());
+  const complete = (...words: string[]) => completeIn(kit, words);
+
+  it('help offers the commands and topics, and under a command its subcommands', async () => {
+    const top = await complete('help', '');
+    expect(top.values).toEqual(expect.arrayContaining(['units', 'pools', 'webhook', 'completion', 'environment', 'exit-codes']));
+    expect(top.values).not.toContain('__complete');
+    expect(top.directive).toBe(':4');
+    expect((await complete('help', 'e')).values).toEqual(['environment', 'exit-codes']);
+    expect((await complete('help', 'units', '')).values).toEqual([
+      'list',
+      'get',
+      'create',
+      'extend',
+      'swap',
+      'change-protocol',
+      'modify',
+      'release',
+      'usage',
+      'check',
+    ]);
+    expect((await complete('help', 'units', 'cr')).stdout).toBe(
+      'create\tbuy units from a pool (guided in a terminal when --pool/--period are missing)\n:4',
+    );
+    expect((await complete('help', 'webhook', 'l')).values).toEqual(['log', 'listen']);
+    expect(await complete('help', 'nosuch', '')).toMatchObject({ values: [], directive: ':4' });
+  });
+
+  it('a flag or argument that takes a number or a duration offers nothing, not file names', async () => {
+    const numbers = [
+      ['units', 'create', '--count'],
+      ['units', 'extend', '--max-spend'],
+      ['units', 'extend', '--expiring-within'],
+      ['units', 'list', '--limit'],
+      ['units', 'list', '--page-size'],
+      ['units', 'check', '--concurrency'],
+      ['mcp', '--budget'],
+      ['me', 'uptime', '--day'],
+      ['webhook', 'listen', '--port'],
+      ['webhook', 'log', '--interval'],
+      ['units', 'list', '--timeout'],
+    ];
+    for (const words of numbers) {
+      // The directive has noFileComp (4): the shell offers no file names either.
+      expect(await complete(...words, ''), words.join(' ')).toMatchObject({ values: [], directive: ':36' });
+    }
+    expect(await complete('units', 'create', '--count=')).toMatchObject({ values: [], directive: ':36' });
+    expect(await complete('sandbox', 'advance', '')).toMatchObject({ values: [], directive: ':36' });
+  });
+
+  it('webhook listen --on offers the webhook events of src/webhooks, in their order', async () => {
+    expect(await complete('webhook', 'listen', '--on', '')).toMatchObject({ values: [...EVENT_NAMES], directive: ':36' });
+    expect((await complete('webhook', 'listen', '--exec', 'true', '--on', 'unit.d')).values).toEqual(['unit.down']);
+  });
+
+  it('periods and other fixed sets ask the shell to keep their order (directive 32)', async () => {
+    expect(await complete('units', 'create', '--period', '')).toMatchObject({
+      values: ['3h', '12h', '24h', '7d', '30d'],
+      directive: ':36',
+    });
+    // Cached values and commands are left to the shell's sorting.
+    expect((await complete('units', '')).directive).toBe(':4');
+  });
+
+  it('lower-case input finds pool ids, countries and statuses; commands still match as typed', async () => {
+    expect((await kit.run(['pools', '--json'])).exitCode).toBe(0);
+    const pools = (await kit.api<{ data: { poolId: string }[] }>('/pools')).data.map((p) => p.poolId);
+    const us = pools.filter((p) => p.startsWith('US-'));
+    expect(us.length).toBeGreaterThan(1);
+    expect([...(await complete('units', 'create', '--pool', 'us-')).values].sort()).toEqual([...us].sort());
+    expect((await complete('units', 'create', `--pool=${us[0]!.toLowerCase()}`)).values).toContain(`--pool=${us[0]}`);
+    expect((await complete('pools', '--country', 'u')).values).toContain('US');
+    expect((await complete('units', 'list', '--status', 'act')).values).toEqual(['ACTIVE']);
+    expect((await complete('units', 'L')).values).toEqual([]);
+  });
+
+  it('units swap REF --pool leaves out the unit’s own pool and the pools last seen unavailable', async () => {
+    const res = await kit.api<{ data: { poolId: string; available: boolean }[] }>('/pools');
+    const available = res.data.filter((p) => p.available).map((p) => p.poolId);
+    const unavailable = res.data.filter((p) => !p.available).map((p) => p.poolId);
+    expect(unavailable.length).toBeGreaterThan(0);
+    const bought = await kit.run(['units', 'create', '--pool', available[0]!, '--period', '3h', '--json']);
+    expect(bought.exitCode, String(bought.stderr)).toBe(0);
+    const ref = (JSON.parse(String(bought.stdout)) as { proxyRef: string }).proxyRef;
+    expect((await kit.run(['pools', '--json'])).exitCode).toBe(0);
+    const targets = (await complete('units', 'swap', ref, '--pool', '')).values;
+    expect([...targets].sort()).toEqual(available.slice(1).sort());
+    // Buying still offers every pool the catalogue listed, the unit's own included.
+    expect((await complete('units', 'create', '--pool', '')).values).toContain(available[0]);
+    // After the swap the unit is elsewhere: its old pool is a target again, its new one is not.
+    expect((await kit.run(['units', 'swap', ref, '--pool', available[1]!, '--json'])).exitCode).toBe(0);
+    const after = (await complete('units', 'swap', ref, '--pool', '')).values;
+    expect(after).toContain(available[0]);
+    expect(after).not.toContain(available[1]);
+  });
+});
+
+describe('proxyctl __complete: every command that reads the catalogue fills the cache (#27)', { timeout: 300_000 }, () => {
+  let kit: Kit;
+  beforeEach(async () => {
+    kit = await startKit({ balance: 100 });
+  });
+  afterEach(() => kit.close());
+  const complete = (...words: string[]) => completeIn(kit, words);
+  const kitEnv = (k: Kit) => ({ ...k.home.env, PROXYCTL_BASE_URL: k.sb.baseUrl, PROXYCTL_API_KEY: k.sb.apiKey });
+
+  it('a guided units create, left at the pool question, has filled countries and that country’s pools', async () => {
+    expect((await complete('units', 'create', '--country', '')).values).toEqual([]);
+    const t = inTerminal(kitEnv(kit), ['units', 'create', '--period', '3h'], { columns: 100, rows: 40 });
+    const r = await answerPrompts(t, [
+      ['Country', KEY.enter],
+      ['Pool', KEY.ctrlC],
+    ]);
+    expect(r.exitCode, t.screen()).toBe(130);
+    expect((await kit.state()).units).toEqual([]);
+    const countries = (await kit.api<{ data: { country: string }[] }>('/countries')).data.map((c) => c.country);
+    expect([...(await complete('units', 'create', '--country', '')).values].sort()).toEqual([...countries].sort());
+    const first = (await kit.api<{ data: { poolId: string }[] }>(`/pools?country=${countries[0]}`)).data.map((p) => p.poolId);
+    expect([...(await complete('units', 'create', '--pool', '')).values].sort()).toEqual([...first].sort());
+  });
+
+  it('units create --pool, even a dry run, fills the pool it quoted from', async () => {
+    const pool = (await kit.api<{ data: { poolId: string; available: boolean }[] }>('/pools')).data.find((p) => p.available)!.poolId;
+    expect((await complete('units', 'create', '--pool', '')).values).toEqual([]);
+    const r = await kit.run(['units', 'create', '--pool', pool, '--period', '3h', '--dry-run', '--json']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect((await complete('units', 'create', '--pool', '')).values).toEqual([pool]);
+    expect((await kit.state()).units).toEqual([]);
+  });
+
+  it('units swap, asked or --same-country, fills the pools it read and the unit’s new pool', async () => {
+    const pool = (await kit.api<{ data: { poolId: string; available: boolean; country: string }[] }>('/pools')).data.find(
+      (p) => p.available,
+    )!;
+    const bought = await kit.run(['units', 'create', '--pool', pool.poolId, '--period', '3h', '--json']);
+    expect(bought.exitCode, String(bought.stderr)).toBe(0);
+    const ref = (JSON.parse(String(bought.stdout)) as { proxyRef: string }).proxyRef;
+    writeFileSync(cacheFile(kit), '{}');
+    const swapped = await kit.run(['units', 'swap', ref, '--same-country', '--json']);
+    expect(swapped.exitCode, String(swapped.stderr)).toBe(0);
+    const moved = (JSON.parse(String(swapped.stdout)) as { poolId: string }).poolId;
+    const inCountry = (await kit.api<{ data: { poolId: string; available: boolean }[] }>(`/pools?country=${pool.country}`)).data;
+    expect([...(await complete('units', 'create', '--pool', '')).values].sort()).toEqual(inCountry.map((p) => p.poolId).sort());
+    const targets = (await complete('units', 'swap', ref, '--pool', '')).values;
+    expect([...targets].sort()).toEqual(
+      inCountry
+        .filter((p) => p.available && p.poolId !== moved)
+        .map((p) => p.poolId)
+        .sort(),
+    );
+    // Asked in a terminal: the pool list it read is remembered even when the question is left.
+    writeFileSync(cacheFile(kit), '{}');
+    const t = inTerminal(kitEnv(kit), ['units', 'swap', ref], { columns: 100, rows: 40 });
+    const r = await answerPrompts(t, [[`Swap ${ref}`, KEY.ctrlC]]);
+    expect(r.exitCode, t.screen()).toBe(130);
+    const all = (await kit.api<{ data: { poolId: string }[] }>('/pools')).data.map((p) => p.poolId);
+    expect([...(await complete('units', 'create', '--pool', '')).values].sort()).toEqual([...all].sort());
   });
 });

@@ -23,11 +23,11 @@ it.each([
   }
 });
 
-it('TAB offers the reasons and kinds', async () => {
+it('TAB offers the reasons and kinds, in their declared order (directive 36: no files, keep order)', async () => {
   expect((await ran(proxyctl(['__complete', 'sandbox', 'trigger', 'unit.down', '--reason', ''], { home }))).out).toBe(
-    'quota_exceeded\nserver_unreachable\n:4',
+    'quota_exceeded\nserver_unreachable\n:36',
   );
   expect((await ran(proxyctl(['__complete', 'sandbox', 'trigger', 'usage.warning', '--kind', ''], { home }))).out).toBe(
-    'throttle\ndelete\n:4',
+    'throttle\ndelete\n:36',
   );
 });

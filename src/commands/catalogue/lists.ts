@@ -7,7 +7,7 @@ import type { Query } from '../../api/index.js';
 import { withExtraFieldNames, withSpinner } from '../../output/index.js';
 import { byCountry } from '../../kit/country.js';
 import * as shapes from '../../api/shapes.js';
-import { catalogueValues, remember } from '../../kit/remember.js';
+import { catalogueSeen, remember } from '../../kit/remember.js';
 
 export async function fetchCollection(ctx: Context, path: string, query: Query = {}): Promise<unknown[]> {
   const api = await ctx.api();
@@ -29,6 +29,6 @@ const FIELDS = {
 /** One collection as a list to print, its values remembered for TAB. */
 export async function showCollection(ctx: Context, path: keyof typeof FIELDS, query: Query, empty: string): Promise<Shown> {
   const rows = await fetchCollection(ctx, path, query);
-  await remember(ctx, { add: catalogueValues(rows) });
+  await remember(ctx, catalogueSeen(rows));
   return showList(rows, { empty, fields: withExtraFieldNames(FIELDS[path], rows) });
 }

@@ -6,7 +6,8 @@
 // network, and never an API key. It loads no HTTP client (test/e2e/module-loading.test.ts).
 import type { CommandUnknownOpts as Cmd, Option } from '@commander-js/extra-typings';
 import type { IO } from '../../io.js';
-import { ARG_VALUES, FLAG_VALUES, type Source } from './values.js';
+import { ARG_VALUES, FLAG_VALUES, NOTHING, takesNumber, type Source } from './values.js';
+import { TOPICS } from '../help/help.command.js';
 
 /** The last line's bits, as cobra defines them (the scripts read them the same way). */
 export const Directive = {
@@ -16,6 +17,8 @@ export const Directive = {
   noSpace: 2,
   /** Offer no file names when there is no candidate. */
   noFileComp: 4,
+  /** Show the candidates in the order given (periods: 3h 12h 24h 7d 30d), not sorted by the shell. */
+  keepOrder: 32,
 } as const;
 
 interface Hidden {
@@ -26,6 +29,8 @@ interface Hidden {
 interface Candidate {
   value: string;
   description?: string | undefined;
+  /** A value (pool id, country, status) matches in any case: `us-` finds US-12. Commands and flags do not. */
+  anyCase?: boolean;
 }
 
 const oneLine = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
@@ -64,7 +69,7 @@ function pathOf(cmd: Cmd): string {
 function flagSource(cmd: Cmd, flag: Option): Source | undefined {
   if (flag.argChoices?.length) return { fixed: flag.argChoices };
   const long = flag.long ?? '';
-  return FLAG_VALUES[`${pathOf(cmd)} ${long}`] ?? FLAG_VALUES[long];
+  return FLAG_VALUES[`${pathOf(cmd)} ${long}`] ?? FLAG_VALUES[long] ?? (takesNumber(flag.flags) ? NOTHING : undefined);
 }
 
 function argSource(cmd: Cmd, index: number): Source | undefined {
@@ -73,7 +78,7 @@ function argSource(cmd: Cmd, index: number): Source | undefined {
   const arg = args[index] ?? (last?.variadic ? last : undefined);
   if (!arg) return undefined;
   if (arg.argChoices?.length) return { fixed: arg.argChoices };
-  return ARG_VALUES[`${pathOf(cmd)} ${arg.name()}`] ?? ARG_VALUES[arg.name()];
+  return ARG_VALUES[`${pathOf(cmd)} ${arg.name()}`] ?? ARG_VALUES[arg.name()] ?? (takesNumber(arg.name()) ? NOTHING : undefined);
 }
 
 /** What the words typed so far mean: the command reached, the flag awaiting a value, and the account. */
@@ -81,6 +86,8 @@ interface Walk {
   cmd: Cmd;
   /** Positional arguments given to `cmd` so far. */
   positional: number;
+  /** Those arguments' words. */
+  args: string[];
   /** A flag typed last that still needs its value. */
   pending: Option | undefined;
   /** After `--`, everything is an argument. */
@@ -90,7 +97,7 @@ interface Walk {
 }
 
 function walk(program: Cmd, words: readonly string[]): Walk {
-  const w: Walk = { cmd: program, positional: 0, pending: undefined, literal: false, profile: undefined, baseUrl: undefined };
+  const w: Walk = { cmd: program, positional: 0, args: [], pending: undefined, literal: false, profile: undefined, baseUrl: undefined };
   const note = (flag: Option | undefined, value: string) => {
     if (flag?.long === '--profile') w.profile = value;
     if (flag?.long === '--base-url') w.baseUrl = value;
@@ -122,16 +129,38 @@ function walk(program: Cmd, words: readonly string[]): Walk {
     const dflt = w.positional === 0 ? defaultSub(w.cmd) : undefined;
     if (dflt) w.cmd = dflt;
     w.positional += 1;
+    w.args.push(word);
   }
   return w;
 }
 
-/** The values a source offers, read from the cache or the config file only. */
-async function valuesOf(source: Source, w: Walk, io: IO, nowMs: number): Promise<string[]> {
-  if ('fixed' in source) return [...source.fixed];
+/** The values a source offers, read from the command tree, the cache or the config file only. */
+async function valuesOf(source: Source, program: Cmd, w: Walk, io: IO, nowMs: number): Promise<Candidate[]> {
+  const plain = (values: readonly string[]) => values.map((value) => ({ value }));
+  if ('fixed' in source) return plain(source.fixed);
+  if ('commands' in source) return commandsUnder(program, w.args);
   const cache = await import('../../config/values-cache.js');
-  if ('profiles' in source) return Object.keys((await cache.readProfileNames(io.env)).baseUrls).sort();
-  return cache.cachedValues(io.env, { profile: w.profile, baseUrl: w.baseUrl }, source.cached, nowMs);
+  if ('profiles' in source) return plain(Object.keys((await cache.readProfileNames(io.env)).baseUrls).sort());
+  const account = await cache.accountValues(io.env, { profile: w.profile, baseUrl: w.baseUrl }, nowMs);
+  if ('cached' in source) return plain(account.values(source.cached));
+  // units swap REF --pool: not where the unit already is, nor a pool the catalogue said is not available.
+  const ref = w.args[0];
+  const own = ref === undefined ? undefined : account.poolOf(ref);
+  const unavailable = new Set(account.values('unavailablePools'));
+  return plain(account.values('pools').filter((p) => p !== own && !unavailable.has(p)));
+}
+
+/** `help <words…>`: the subcommands of the command those words name, and the topics at the top. */
+function commandsUnder(program: Cmd, words: readonly string[]): Candidate[] {
+  let cmd = program;
+  for (const word of words) {
+    const sub = findSub(cmd, word);
+    if (!sub) return [];
+    cmd = sub;
+  }
+  const list: Candidate[] = subcommands(cmd).map((c) => ({ value: c.name(), description: oneLine(c.description()) }));
+  if (cmd === program) for (const [topic, about] of Object.entries(TOPICS)) list.push({ value: topic, description: about });
+  return list;
 }
 
 async function candidates(
@@ -146,8 +175,12 @@ async function candidates(
   const values = async (source: Source | undefined, prefix = ''): Promise<{ list: Candidate[]; directive: number }> => {
     // A value nobody can list (a description, a file): the shell offers file names, as it would without us.
     if (!source) return { list: [], directive: 0 };
-    const list = (await valuesOf(source, w, io, nowMs)).map((v) => ({ value: `${prefix}${v}` }));
-    return { list, directive: Directive.noFileComp };
+    const found = await valuesOf(source, program, w, io, nowMs);
+    // Command names (help) match as typed, like any command; values match in any case.
+    const anyCase = !('commands' in source);
+    const list = found.map((c) => ({ ...c, value: `${prefix}${c.value}`, anyCase }));
+    // A fixed set is in its natural order (3h before 12h); cached values are kept newest first anyway.
+    return { list, directive: Directive.noFileComp | ('fixed' in source ? Directive.keepOrder : 0) };
   };
 
   if (w.pending) return values(flagSource(w.cmd, w.pending));
@@ -176,9 +209,10 @@ async function candidates(
     for (const { c, value } of found) list.push({ value, description: oneLine(c.description()) });
   }
   const source = argSource(w.cmd, w.positional);
-  if (source) list.push(...(await values(source)).list);
+  const args = source ? await values(source) : undefined;
+  if (args) list.push(...args.list);
   const wantsFiles = !source && list.length === 0 && w.cmd.registeredArguments.length > 0;
-  return { list, directive: wantsFiles ? 0 : Directive.noFileComp };
+  return { list, directive: wantsFiles ? 0 : (args?.directive ?? Directive.noFileComp) };
 }
 
 /** Prints the candidates that start with the word being typed, then the directive line. Always exit 0. */
@@ -188,8 +222,10 @@ export async function complete(program: Cmd, words: readonly string[], io: IO, n
   try {
     const { list, directive } = await candidates(program, words.length > 0 ? words : [''], io, nowMs);
     const seen = new Set<string>();
-    for (const { value, description } of list) {
-      if (!value.startsWith(partial) || seen.has(value)) continue;
+    const lower = partial.toLowerCase();
+    for (const { value, description, anyCase } of list) {
+      const fits = anyCase ? value.toLowerCase().startsWith(lower) : value.startsWith(partial);
+      if (!fits || seen.has(value)) continue;
       seen.add(value);
       out += description ? `${value}\t${description}\n` : `${value}\n`;
     }

@@ -33,6 +33,8 @@ _proxyctl() {
   done <<<"$out"
   ((directive & ${Directive.error})) && { COMPREPLY=(); return 0; }
   ((directive & ${Directive.noSpace})) && compopt -o nospace 2>/dev/null
+  # Periods read 3h 12h 24h 7d 30d, not in bash's alphabetical order.
+  ((directive & ${Directive.keepOrder})) && compopt -o nosort 2>/dev/null
   if ((\${#COMPREPLY[@]} == 0 && (directive & ${Directive.noFileComp}) == 0)); then
     compopt -o filenames 2>/dev/null
     while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
@@ -64,9 +66,12 @@ _proxyctl() {
   done
   (( directive & ${Directive.error} )) && return 1
   if (( \${#candidates} )); then
-    local -a nospace
+    local -a nospace order
     (( directive & ${Directive.noSpace} )) && nospace=(-S '')
-    _describe -t values 'proxyctl' candidates "\${nospace[@]}"
+    # -V: an unsorted group, so periods read 3h 12h 24h 7d 30d.
+    (( directive & ${Directive.keepOrder} )) && order=(-V)
+    # proxyctl already chose candidates in any case (us- finds US-12); the matcher keeps zsh from dropping them.
+    _describe "\${order[@]}" -t values 'proxyctl' candidates -M 'm:{[:lower:][:upper:]}={[:upper:][:lower:]}' "\${nospace[@]}"
     return
   fi
   (( directive & ${Directive.noFileComp} )) || _files
@@ -83,25 +88,44 @@ fi
 
 function fishScript(): string {
   return `${header('fish', 'proxyctl completion fish > ~/.config/fish/completions/proxyctl.fish')}
+# fish asks every \`complete\` line below on each TAB, the last one defined first: that one forgets
+# the previous TAB's answer, then proxyctl __complete runs once and both others read its answer.
+function __proxyctl_forget
+    set -e __proxyctl_out
+    return 1
+end
+
+function __proxyctl_run
+    set -q __proxyctl_out; and return 0
+    set -l tokens (commandline -opc)
+    set -g __proxyctl_out ($tokens[1] __complete $tokens[2..-1] (commandline -ct) 2>/dev/null)
+    or set -g __proxyctl_out :${Directive.error}
+    string match -qr '^:[0-9]+$' -- $__proxyctl_out[-1]; or set -a __proxyctl_out :${Directive.error}
+end
+
+# True when the answer's directive has the bit $argv[1].
+function __proxyctl_directive
+    __proxyctl_run
+    set -l directive (string sub -s 2 -- $__proxyctl_out[-1])
+    test (math "floor($directive / $argv[1]) % 2") -eq 1
+end
+
 # Fills $__proxyctl_results; false when fish should offer file names instead.
 function __proxyctl_prepare
+    __proxyctl_run
     set -g __proxyctl_results
-    set -l tokens (commandline -opc)
-    set -l out ($tokens[1] __complete $tokens[2..-1] (commandline -ct) 2>/dev/null)
-    or return 1
-    set -l directive 0
-    if test (count $out) -gt 0; and string match -qr '^:[0-9]+$' -- $out[-1]
-        set directive (string sub -s 2 -- $out[-1])
-        set -e out[-1]
-    end
-    test (math "floor($directive / ${Directive.error}) % 2") -eq 1; and return 0
-    set -g __proxyctl_results $out
-    test (count $out) -gt 0; and return 0
-    test (math "floor($directive / ${Directive.noFileComp}) % 2") -eq 1
+    __proxyctl_directive ${Directive.error}; and return 0
+    set -g __proxyctl_results $__proxyctl_out
+    set -e __proxyctl_results[-1]
+    test (count $__proxyctl_results) -gt 0; and return 0
+    __proxyctl_directive ${Directive.noFileComp}
 end
 
 complete -c proxyctl -e
-complete -c proxyctl -n __proxyctl_prepare -f -a '$__proxyctl_results'
+# -k: in proxyctl's order (periods 3h 12h 24h 7d 30d), where the directive asks for it.
+complete -c proxyctl -n '__proxyctl_directive ${Directive.keepOrder}; and __proxyctl_prepare' -f -k -a '$__proxyctl_results'
+complete -c proxyctl -n 'not __proxyctl_directive ${Directive.keepOrder}; and __proxyctl_prepare' -f -a '$__proxyctl_results'
+complete -c proxyctl -n __proxyctl_forget
 `;
 }
 

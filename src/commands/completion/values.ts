@@ -10,17 +10,41 @@ import { DELIVERY_STATUSES, EVENT_NAMES } from '../../webhooks/events.js';
 import type { ValueKind } from '../../config/values-cache.js';
 import { CONN_PRESETS } from '../../output/conn-names.js';
 
-export type Source = { fixed: readonly string[] } | { cached: ValueKind } | { profiles: true };
+export type Source =
+  | { fixed: readonly string[] }
+  | { cached: ValueKind }
+  | { profiles: true }
+  /** The command names under the words typed so far, and the help topics at the top (`help units <TAB>`). */
+  | { commands: true }
+  /** Cached pool ids less the unit's own pool and those last seen unavailable (`units swap REF --pool`). */
+  | { swapTargets: true };
 
 const fixed = (values: readonly string[]): Source => ({ fixed: values });
 const cached = (kind: ValueKind): Source => ({ cached: kind });
 const profiles: Source = { profiles: true };
+
+/** What a number is completed with: nothing, and no file names either (a file called 10 is no count). */
+export const NOTHING: Source = fixed([]);
+
+/**
+ * Placeholders of the values that are numbers or durations (`--count <n>`, `--max-spend <usd>`,
+ * `--expiring-within <hours>`, `sandbox advance <seconds>`): a flag or argument named so completes
+ * with NOTHING, a new one included, without an entry here.
+ */
+const NUMBER_PLACEHOLDERS = new Set(['n', 'usd', 'hours', 'seconds', 'ms', 'percent', 'port', '0..1', 'factor']);
+
+/** True for a flag (`--count <n>`) or an argument name (`seconds`) whose value is a number. */
+export function takesNumber(flagsOrName: string): boolean {
+  const placeholder = /[<[]([^>\]]+)[>\]]/.exec(flagsOrName)?.[1] ?? flagsOrName;
+  return NUMBER_PLACEHOLDERS.has(placeholder.replace(/\.\.\.$/, ''));
+}
 
 export const FLAG_VALUES: Record<string, Source> = {
   '--period': fixed(PERIODS),
   '--protocol': fixed([...PROTOCOLS, 'inject']),
   '--conn-format': fixed(CONN_PRESETS),
   '--pool': cached('pools'),
+  'units swap --pool': { swapTargets: true },
   '--country': cached('countries'),
   '--state': cached('states'),
   '--provider': cached('providers'),
@@ -30,6 +54,7 @@ export const FLAG_VALUES: Record<string, Source> = {
   'units list --sort': fixed(SORT_FIELDS),
   'webhook log --status': fixed(DELIVERY_STATUSES),
   'webhook log --event': fixed(EVENT_NAMES),
+  'webhook listen --on': fixed(EVENT_NAMES),
 };
 
 export const ARG_VALUES: Record<string, Source> = {
@@ -39,4 +64,5 @@ export const ARG_VALUES: Record<string, Source> = {
   'profiles use name': profiles,
   'profiles remove name': profiles,
   'sandbox trigger event': fixed(EVENT_NAMES),
+  'help command': { commands: true },
 };

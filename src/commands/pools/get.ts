@@ -7,7 +7,7 @@ import { pricesText, withExtraFields, withSpinner, type Column } from '../../out
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import * as shapes from '../../api/shapes.js';
-import { catalogueValues, remember } from '../../kit/remember.js';
+import { catalogueSeen, remember } from '../../kit/remember.js';
 
 export function checkPoolId(id: string): string {
   const v = id.trim();
@@ -32,7 +32,7 @@ export default async function handler({ args: [poolId], ctx }: Input): Promise<R
 /** One pool with its prices: `pools get US-12`, and `pools US-12` through the list's argument. */
 export async function showPool(poolId: string, ctx: Context): Promise<Shown> {
   const pool = await fetchPool(checkPoolId(poolId), ctx);
-  await remember(ctx, { add: catalogueValues([pool]) });
+  await remember(ctx, catalogueSeen([pool]));
   // One object: a single prices row instead of a column per period.
   const columns: Column<Pool>[] = [
     ...poolColumns(undefined).slice(0, 6),

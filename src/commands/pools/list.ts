@@ -7,7 +7,7 @@ import { withExtraFieldNames, withExtraFields, withSpinner } from '../../output/
 import { byCountry, countryCode } from '../../kit/country.js';
 import { POOL_FIELDS, POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import * as shapes from '../../api/shapes.js';
-import { catalogueValues, remember } from '../../kit/remember.js';
+import { catalogueSeen, remember } from '../../kit/remember.js';
 
 export interface ListOptions {
   provider?: string | undefined;
@@ -50,7 +50,7 @@ export default async function handler({ args: [poolId], flags, ctx }: Input): Pr
   }
   const opts = parseOptions(flags);
   const { data, prices } = await listPools(opts, ctx);
-  await remember(ctx, { add: catalogueValues(data) });
+  await remember(ctx, catalogueSeen(data));
   return showList(data, {
     columns: withExtraFields(poolColumns(prices), POOL_KEYS, data),
     fields: withExtraFieldNames(POOL_FIELDS, data),

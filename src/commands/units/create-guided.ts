@@ -15,7 +15,7 @@ import { parseIPv4, type Protocol } from '../../units/validate.js';
 import { CHARGES, confirmCharge, periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
 import * as shapes from '../../api/shapes.js';
 import { cheapestPoolAt, describePick, poolsAt, type Place } from '../../units/cheapest.js';
-import { catalogueValues, remember } from '../../kit/remember.js';
+import { catalogueSeen, remember } from '../../kit/remember.js';
 import { countryName, matchCountries } from '../../kit/country.js';
 import { parseInteger } from '../../kit/options.js';
 import { MAX_COUNT } from '../../units/validate.js';
@@ -40,19 +40,21 @@ export async function guidedCreate(
   let listPrices: Record<string, number> | undefined;
   // A pool given by flag is checked before anything is asked, as the flag-driven create would.
   const given = body.poolId === undefined ? undefined : await availablePool(api, body.poolId);
+  if (given) await remember(ctx, catalogueSeen([given]));
   if (place) {
     // --country: the period first (the list's prices), then the cheapest pool for it, said before
     // anything else is asked.
     const at = await poolsAt(api, place);
     body.period ??= await select({ message: 'Period', choices: periodChoices(at.prices, parsed.count > 1) });
     const pick = await cheapestPoolAt(api, place, body.period, at);
-    await remember(ctx, { add: catalogueValues(pick.pools) });
+    await remember(ctx, catalogueSeen(pick.pools));
     ctx.notice(`Pool: ${describePick(pick, place, body.period)}`);
     body.poolId = pick.pool.poolId;
     pools = pick.pools;
     listPrices = at.prices;
   } else if (body.poolId === undefined) {
     const countries = (await api.get('/countries', shapes.catalogueList)).data;
+    await remember(ctx, catalogueSeen(countries));
     const entries = countries.flatMap((c) => {
       const code = entryCountryCode(c);
       if (!code) return [];
@@ -69,6 +71,7 @@ export async function guidedCreate(
     });
     const res = await api.get('/pools', shapes.poolList, { country });
     pools = res.data ?? [];
+    await remember(ctx, catalogueSeen(pools));
     listPrices = res.prices;
     if (pools.length === 0) throw new UsageError(`no pools in ${country}`);
     const hint = body.period ?? '30d';

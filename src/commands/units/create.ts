@@ -16,7 +16,7 @@ import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { CreateBody, Unit } from '../../units/types.js';
 import { changedUnitView, quoteView, unitDetailView, unitView } from '../../units/view.js';
-import { catalogueValues, remember } from '../../kit/remember.js';
+import { catalogueSeen, remember, unitsSeen } from '../../kit/remember.js';
 import { countryCode } from '../../kit/country.js';
 import { cheapestPoolAt, describePick, type Place } from '../../units/cheapest.js';
 import { emitOutcomes } from './outcomes.js';
@@ -34,7 +34,10 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   const api = await ctx.api();
   // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
   // rest has to be affordable.
-  plan ??= await planPurchase(api, opts);
+  if (!plan) {
+    plan = await planPurchase(api, opts);
+    await remember(ctx, catalogueSeen([plan.pool]));
+  }
   const { earlier, toBuy, quote: q } = plan;
   const ledger = await ctx.ledger();
   await noteBalance(ledger, q.balanceUsd);
@@ -82,7 +85,7 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   );
   // Label successes with their new ref in the summary.
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
-  await remember(ctx, { add: { units: report.outcomes.flatMap((o) => (o.ok ? [o.value.proxyRef] : [])) } });
+  await remember(ctx, unitsSeen(report.outcomes.flatMap((o) => (o.ok ? [o.value] : []))));
 
   await emitOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   if (replayed.size !== earlier)
@@ -141,7 +144,7 @@ function parsePlace(flags: Input['flags']): Place | undefined {
 async function atCheapestPool(ctx: Context, parsed: PartialCreateInput, period: string, place: Place): Promise<CreateInput> {
   const api = await ctx.api();
   const pick = await cheapestPoolAt(api, place, period);
-  await remember(ctx, { add: catalogueValues(pick.pools) });
+  await remember(ctx, catalogueSeen(pick.pools));
   ctx.notice(`buying from ${describePick(pick, place, period)}`);
   return { ...parsed, body: { ...parsed.body, period, poolId: pick.pool.poolId } };
 }

@@ -5,13 +5,13 @@ import * as shapes from '../../api/shapes.js';
 import { withConnFormat } from '../../output/conn.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
-import { remember } from '../../kit/remember.js';
+import { remember, unitsSeen } from '../../kit/remember.js';
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
   const view = withConnFormat(ctx, unitDetailView, flags.connFormat);
   const ref = parseRef(raw);
   const api = await ctx.api();
   const unit = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
-  await remember(ctx, { add: { units: [unit?.proxyRef] } });
+  await remember(ctx, unitsSeen([unit]));
   return show(unit, view);
 }

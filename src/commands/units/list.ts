@@ -19,7 +19,7 @@ import { countryCode } from '../../kit/country.js';
 import { parsePaging, takePages } from '../../kit/paging.js';
 import { unitTerminalView, unitView } from '../../units/view.js';
 import * as shapes from '../../api/shapes.js';
-import { remember } from '../../kit/remember.js';
+import { remember, unitsSeen } from '../../kit/remember.js';
 import { MAX_VALUES } from '../../config/values-cache.js';
 import { UsageError } from '../../errors.js';
 
@@ -72,16 +72,16 @@ export async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit
       for (const u of page) units.push(u);
     const sorted = sortUnits(units, opts.sort);
     const count = await emit(ctx, showList(opts.limit === undefined ? sorted : sorted.slice(0, opts.limit), view));
-    await remember(ctx, { add: { units: units.slice(0, MAX_VALUES).map((u) => u.proxyRef) } });
+    await remember(ctx, unitsSeen(units.slice(0, MAX_VALUES)));
     await sayMiss(ctx, api, count, opts);
     return;
   }
   if (!opts.onePage) {
-    const refs: unknown[] = [];
+    const seen: Unit[] = [];
     // Every page is read unless --limit stops early: then no page is asked for before it is wanted.
     const pages = api.pages('/units', shapes.unit, opts.query, { readAhead: opts.limit === undefined });
-    const count = await emit(ctx, showList({ pages: noting(takePages(pages, opts.limit, filter), refs) }, view));
-    await remember(ctx, { add: { units: refs } });
+    const count = await emit(ctx, showList({ pages: noting(takePages(pages, opts.limit, filter), seen) }, view));
+    await remember(ctx, unitsSeen(seen));
     await sayMiss(ctx, api, count, opts);
     return;
   }
@@ -90,18 +90,18 @@ export async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit
   const kept = first.done ? [] : first.value.items.filter(keep);
   const items = opts.sort ? sortUnits(kept, opts.sort) : kept;
   const count = await emit(ctx, showList(opts.limit === undefined ? items : items.slice(0, opts.limit), view));
-  await remember(ctx, { add: { units: items.map((u) => u.proxyRef) } });
+  await remember(ctx, unitsSeen(items));
   await sayMiss(ctx, api, count, opts);
   const p = first.done ? undefined : first.value.pagination;
   if (p?.hasNext)
     ctx.notice(`page ${p.page ?? 1} of ${p.totalPages ?? '?'} (${p.totalItems ?? '?'} units); drop --page/--page-size for every unit`);
 }
 
-/** Passes the pages on as they stream, noting their units' refs for shell completion. */
-async function* noting(pages: AsyncIterable<Unit[]>, refs: unknown[]): AsyncIterable<Unit[]> {
+/** Passes the pages on as they stream, noting their units (ref and pool) for shell completion. */
+async function* noting(pages: AsyncIterable<Unit[]>, seen: Unit[]): AsyncIterable<Unit[]> {
   for await (const page of pages) {
     // The cache keeps MAX_VALUES refs: a 10,000-unit export holds no more than that in memory.
-    for (let i = 0; i < page.length && refs.length < MAX_VALUES; i++) refs.push(page[i]?.proxyRef);
+    seen.push(...page.slice(0, MAX_VALUES - seen.length));
     yield page;
   }
 }

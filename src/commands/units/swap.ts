@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { escapeControl, type View } from '../../output/index.js';
 import { connFormatFor } from '../../output/conn.js';
 import type { Unit } from '../../units/types.js';
+import { catalogueSeen, remember, unitsSeen } from '../../kit/remember.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
 import { changedUnitView, unitDetailView } from '../../units/view.js';
@@ -74,7 +75,9 @@ async function askPool(ref: string, ctx: Context): Promise<{ pool: string; unit:
   });
   const api = await ctx.api();
   const unit = (await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit)) as Unit & { country?: string };
-  const pools = (await api.get('/pools', shapes.poolList)).data.filter((p) => p.poolId !== unit.poolId);
+  const catalogue = (await api.get('/pools', shapes.poolList)).data;
+  await remember(ctx, catalogueSeen(catalogue));
+  const pools = catalogue.filter((p) => p.poolId !== unit.poolId);
   if (pools.length === 0) throw new UsageError('the server lists no other pool to swap to');
   const home = pools.filter((p) => p.country === unit.country);
   const rest = pools.filter((p) => p.country !== unit.country);
@@ -105,6 +108,7 @@ export async function sameCountryPool(ref: string, ctx: Context, known?: Unit): 
   if (!country)
     throw new NotFoundError(`cannot tell which country ${ref} is in`, { code: 'country_unknown', hint: 'pick one with --pool' });
   const pools = (await api.get('/pools', shapes.poolList, { country })).data;
+  await remember(ctx, catalogueSeen(pools));
   const to = pickSameCountry({ ...from, country }, pools);
   if (!to)
     throw new NotFoundError(`no other available pool in ${country} to swap ${ref} to`, {
@@ -132,6 +136,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     before = await readBefore(ref, ctx);
   }
   const unit = await swapUnit(ref, pool, ctx);
+  await remember(ctx, unitsSeen([unit]));
   // The address is what changed for whoever uses the unit: said here, and the new connection
   // line is in what follows (its row, or the line itself with -o conn / --conn-format).
   ctx.notice(describeMove(ref, before, unit));
