@@ -4,11 +4,8 @@
 import { createUnitsSafely, ResellerClient } from 'proxyctl';
 
 const [poolId, period, count = '1', idempotencyKey] = process.argv.slice(2);
-const client = new ResellerClient({
-  baseUrl: process.env.PROXYCTL_BASE_URL,
-  apiKey: process.env.PROXYCTL_API_KEY,
-  env: process.env, // HTTPS_PROXY and NO_PROXY, if set
-});
+// The key, base URL, PROXYCTL_DEBUG and HTTPS_PROXY/NO_PROXY from the environment, as the CLI reads them.
+const client = ResellerClient.fromEnv();
 
 const before = await client.balance();
 const result = await createUnitsSafely(client, { poolId, period, count: Number(count), idempotencyKey });

@@ -16,6 +16,7 @@ import { availablePool, priceFor, quoteExtension } from './units/quote.js';
 
 export {
   ApiError,
+  AuthMissingError,
   BadResponseError,
   CliError,
   ConflictError,
@@ -23,10 +24,23 @@ export {
   InterruptedError,
   NetworkError,
   NotAppliedError,
+  NotFoundError,
   PolicyError,
   UsageError,
 } from './errors.js';
-import { ConflictError } from './errors.js';
+import {
+  type ApiError,
+  AuthMissingError,
+  type BadResponseError,
+  CliError,
+  ConflictError,
+  type InterruptedError,
+  type NetworkError,
+  type NotAppliedError,
+  type NotFoundError,
+  type PolicyError,
+  UsageError,
+} from './errors.js';
 export type { ApiResponse, AsyncCache, Page, Pagination, Query, RequestOptions, RetryPolicy } from './api/index.js';
 export type { CreateBody, Extended, ExtendResult, Unit } from './units/types.js';
 export type { LedgerEntry, SpendPolicy } from './ledger/index.js';
@@ -62,6 +76,33 @@ export interface ResellerClientOptions {
   ledger?: { dir: string; policy?: SpendPolicy; profile?: string };
 }
 
+/**
+ * What a failed item of a batch carries: one of the SDK's error classes, never an unknown value, so
+ * `item.error.code` and `item.error.message` need no cast and `instanceof` narrows to the fields each
+ * class adds (ApiError's `status` and `requestId`, NetworkError's `notSent`, …). Anything else thrown
+ * on the way (a bug) arrives as a plain CliError with code `unexpected` and the thrown value as `cause`.
+ */
+export type SdkError =
+  | ApiError
+  | AuthMissingError
+  | BadResponseError
+  | ConflictError
+  | InterruptedError
+  | NetworkError
+  | NotAppliedError
+  | NotFoundError
+  | PolicyError
+  | UsageError
+  | CliError;
+
+function sdkError(err: unknown): SdkError {
+  if (err instanceof CliError) return err;
+  return new CliError(err instanceof Error ? err.message : String(err), { code: 'unexpected', cause: err });
+}
+
+/** `ResellerClient.fromEnv`'s overrides: any option, each winning over what the environment says. */
+export type FromEnvOptions = Partial<ResellerClientOptions>;
+
 /** The Reseller API client the CLI uses, built from plain options. `get`/`request` check each answer's shape. */
 export class ResellerClient extends ApiClient {
   /** Where this client's debits are entered (the `ledger` option); undefined without it. */
@@ -84,6 +125,28 @@ export class ResellerClient extends ApiClient {
     });
     const l = opts.ledger;
     this.ledger = l ? { journal: new Journal(l.dir, this.accountId()), source: 'sdk', profile: l.profile, policy: l.policy } : undefined;
+  }
+
+  /**
+   * A client configured the way the CLI is without a profile: the key from PROXYCTL_API_KEY, the
+   * base URL from PROXYCTL_BASE_URL, a trace on stderr when PROXYCTL_DEBUG is set (not 0), and
+   * HTTP(S)_PROXY/NO_PROXY honoured. `overrides` win over the environment, as the CLI's flags do;
+   * `overrides.env` replaces the process's environment as the one read. An empty variable counts as
+   * unset. No key is an AuthMissingError (exit code 3) and no base URL a UsageError (2), thrown
+   * before any request. Profiles stay the CLI's: the SDK reads no config file.
+   */
+  static fromEnv(overrides: FromEnvOptions = {}): ResellerClient {
+    // biome-ignore lint/style/noRestrictedGlobals: reading the process's environment is what a caller of fromEnv asks for; nothing else in the SDK touches process
+    const env: Env = overrides.env ?? process.env;
+    const set = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+    const apiKey = overrides.apiKey ?? set('PROXYCTL_API_KEY');
+    if (apiKey === undefined) throw new AuthMissingError('no API key: PROXYCTL_API_KEY is not set', 'set PROXYCTL_API_KEY, or pass apiKey');
+    const baseUrl = overrides.baseUrl ?? set('PROXYCTL_BASE_URL');
+    if (baseUrl === undefined)
+      throw new UsageError('no base URL: PROXYCTL_BASE_URL is not set', { hint: 'set PROXYCTL_BASE_URL, or pass baseUrl' });
+    const debug = set('PROXYCTL_DEBUG');
+    const trace = debug !== undefined && debug !== '0' ? (line: string) => console.error(`[debug] ${line}`) : undefined;
+    return new ResellerClient({ ...(trace ? { trace } : {}), ...overrides, env, apiKey, baseUrl });
   }
 
   /** GET /account: the balance in USD. */
@@ -123,7 +186,7 @@ export interface CreateUnitsOptions extends CreateBody {
 
 export type CreateItem =
   | { index: number; ok: true; unit: Unit; idempotencyKey: string }
-  | { index: number; ok: false; error: unknown; idempotencyKey: string };
+  | { index: number; ok: false; error: SdkError; idempotencyKey: string };
 
 export interface CreateUnitsResult {
   /** Retry with this key to finish the batch without paying twice. */
@@ -169,7 +232,7 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
     (o): CreateItem =>
       o.ok
         ? { index: o.index, ok: true, unit: o.value, idempotencyKey: keys[o.index]! }
-        : { index: o.index, ok: false, error: o.error, idempotencyKey: keys[o.index]! },
+        : { index: o.index, ok: false, error: sdkError(o.error), idempotencyKey: keys[o.index]! },
   );
   return {
     idempotencyKey: baseKey,

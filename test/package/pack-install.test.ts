@@ -3,7 +3,7 @@
 // globally into a fresh prefix and runs; installed as a dependency, `import … from 'proxyctl'` gives
 // the typed SDK, whose example script buys against the sandbox exactly once.
 import { execa } from 'execa';
-import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -191,36 +191,82 @@ console.log(JSON.stringify(await extendUnitSafely(client, { ref: ${JSON.stringif
     SLOW,
   );
 
+  /** tsc --strict over `files` in the installed app, against the tarball's declarations (and the consumer's own @types/node). */
+  const strictTsc = (files: string[]) => {
+    const types = join(app, 'node_modules/@types');
+    if (!readdirSync(join(app, 'node_modules')).includes('@types')) symlinkSync(join(REPO, 'node_modules/@types'), types, 'dir');
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          allowJs: true,
+          checkJs: true,
+          types: ['node'],
+        },
+        files,
+      }),
+    );
+    return execa(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, reject: false });
+  };
+
+  it(
+    "the README's ts blocks and every file in examples/ type-check under strict (JavaScript with checkJs)",
+    async () => {
+      const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+      const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+      // The SDK section has at least the import line and the typed-errors example.
+      expect(blocks.length).toBeGreaterThanOrEqual(2);
+      const files = blocks.map((code, i) => {
+        const name = `readme-${i + 1}.ts`;
+        // A module each (top-level await, no clashing names), as a user's file would be.
+        writeFileSync(join(app, name), `${code}export {};\n`);
+        return name;
+      });
+      const examples = readdirSync(join(REPO, 'examples'));
+      expect(examples).toContain('create-units.mjs');
+      for (const f of examples) {
+        cpSync(join(REPO, 'examples', f), join(app, `example-${f}`));
+        files.push(`example-${f}`);
+      }
+      const r = await strictTsc(files);
+      expect(r.stdout + r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+
+      // The same check fails on a block that misuses the API, so it is not vacuous.
+      writeFileSync(
+        join(app, 'readme-wrong.ts'),
+        `import { ResellerClient } from 'proxyctl';\nResellerClient.fromEnv({ apiKey: 7 });\nexport {};\n`,
+      );
+      const wrong = await strictTsc(['readme-wrong.ts']);
+      expect(wrong.exitCode).not.toBe(0);
+      expect(wrong.stdout).toMatch(/readme-wrong\.ts\(2,.*number.*string/);
+    },
+    SLOW,
+  );
+
   it(
     'tsc type-checks a TypeScript consumer against the shipped declarations, and refuses a wrong one',
     async () => {
-      // The consumer's own @types/node (a TypeScript user has it); the rest comes from the tarball.
-      symlinkSync(join(REPO, 'node_modules/@types'), join(app, 'node_modules/@types'), 'dir');
-      writeFileSync(
-        join(app, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            module: 'nodenext',
-            moduleResolution: 'nodenext',
-            target: 'es2022',
-            strict: true,
-            noEmit: true,
-            types: ['node'],
-          },
-          files: ['consumer.ts'],
-        }),
-      );
-      const tsc = join(REPO, 'node_modules/typescript/bin/tsc');
       const check = (source: string) => {
         writeFileSync(join(app, 'consumer.ts'), source);
-        return execa(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app, reject: false });
+        return strictTsc(['consumer.ts']);
       };
       const good =
-        await check(`import { ApiError, createUnitsSafely, extendUnitSafely, ResellerClient, type CreateUnitsResult, type Unit } from 'proxyctl';
+        await check(`import { ApiError, createUnitsSafely, extendUnitSafely, ResellerClient, type CreateUnitsResult, type SdkError, type Unit } from 'proxyctl';
 const client = new ResellerClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', timeoutMs: 5000 });
 const result: CreateUnitsResult = await createUnitsSafely(client, { poolId: 'US-1', period: '7d', count: 2, idempotencyKey: 'k' });
 const refs: string[] = result.units.map((u: Unit) => u.proxyRef);
 for (const item of result.items) if (!item.ok && item.error instanceof ApiError) console.log(item.error.status);
+// A failed item's error is the SDK's error union: code and message without a cast.
+const failed: SdkError[] = result.items.flatMap((i) => (i.ok ? [] : [i.error]));
+const codes: string[] = failed.map((e) => \`\${e.code}: \${e.message}\`);
+const fromEnv: ResellerClient = ResellerClient.fromEnv({ timeoutMs: 1000, env: { PROXYCTL_API_KEY: 'k', PROXYCTL_BASE_URL: 'http://127.0.0.1:1' } });
+console.log(codes, fromEnv);
 const extended: { expiresAt: string; extended: boolean } = await extendUnitSafely(client, { ref: refs[0]!, period: '7d' });
 const balance: number = await client.balance();
 console.log(extended, balance);

@@ -17,7 +17,7 @@ export default defineCommand({
   examples: [
     'proxyctl login',
     'proxyctl login --profile work --base-url https://api.example.com',
-    'printf %s "$KEY" | proxyctl login --base-url https://api.example.com --api-key-stdin',
+    'printf %s "$KEY" | proxyctl login --base-url "$BASE_URL" --api-key-stdin',
   ],
   load: async () => (await import('./login.js')).default,
 });

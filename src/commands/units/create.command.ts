@@ -32,7 +32,7 @@ export default defineCommand({
   examples: [
     'proxyctl units create --pool US-12 --period 7d',
     'proxyctl units create --pool US-12 --period 30d --count 50 --idempotency-key "$(uuidgen)" -o conn',
-    'proxyctl units create --pool DE-3 --period 24h --protocol inject --allow-ip 203.0.113.7 --dry-run',
+    'proxyctl units create --pool DE-13 --period 24h --protocol inject --allow-ip 203.0.113.7 --dry-run',
     'proxyctl units create --pool US-12 --period 30d --count 5 --customer acme',
     'proxyctl units create --country US --state texas --period 7d --dry-run',
   ],

@@ -30,7 +30,7 @@ export default defineCommand({
   formats: (flags) => (flags.regeneratePassword ? ['table', 'json', 'jsonl', 'csv', 'conn'] : ['table', 'json', 'jsonl', 'csv']),
   examples: [
     'proxyctl units modify PRX-123 --description "client A"',
-    'proxyctl units modify PRX-123 --allow-ip 203.0.113.7 --allow-ip 203.0.113.8',
+    'proxyctl units modify PRX-3 --allow-ip 203.0.113.7 --allow-ip 203.0.113.8   # an inject (no-auth) unit',
     'proxyctl units modify PRX-1 PRX-2 PRX-3 --customer acme',
     'proxyctl units modify --pool US-12 --customer acme',
     'proxyctl units modify --tagged acme --regenerate-password --conn-format url > acme-new.txt',

@@ -14,7 +14,7 @@ export default defineCommand({
   command,
   formats: ['table', 'json', 'jsonl'],
   examples: [
-    'proxyctl webhook verify --secret "$SECRET" --signature \'sha256=4f…\' --payload-file body.json',
+    'proxyctl webhook verify --secret "$SECRET" --signature "$SIG" --payload-file delivery.json',
     'printf \'%s\' "$BODY" | proxyctl webhook verify --secret "$OLD" --secret "$NEW" --signature "$SIG"',
   ],
   load: async () => (await import('./verify.js')).default,
