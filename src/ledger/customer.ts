@@ -19,9 +19,13 @@ export function withCustomer(description: string | undefined | null, name: strin
   return rest ? `customer=${name} ${rest}` : `customer=${name}`;
 }
 
-/** A customer name as typed (--customer): the characters a tag can hold, else exit 2. */
-export function parseCustomer(name: string, flag = '--customer'): string {
+/**
+ * A customer name as typed (--customer, --tagged): the characters a tag can hold, else exit 2. The
+ * tag as it reads in a description (`customer=acme`) names the same customer.
+ */
+export function parseCustomer(typed: string, flag = '--customer'): string {
+  const name = typed.replace(/^customer=/i, '');
   if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name))
-    throw new UsageError(`${flag} must be 1 to 64 letters, digits, dots, dashes, underscores or @, got "${name}"`);
+    throw new UsageError(`${flag} must be 1 to 64 letters, digits, dots, dashes, underscores or @, got "${typed}"`);
   return name;
 }
