@@ -29,7 +29,6 @@ export default defineCommand({
     'proxyctl units check --all',
     'proxyctl units check PRX-1 PRX-2 --target "$PROXYCTL_BASE_URL/echo" --timeout 5   # the sandbox\'s echo',
     'proxyctl units check --from-file proxies.txt --concurrency 32 -o json',
-    'proxyctl units check --all --target https://10.0.0.5:8443/health --ca-cert ./our-ca.pem',
   ],
   load: async () => (await import('./check.js')).default,
 });
