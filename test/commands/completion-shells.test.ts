@@ -108,7 +108,10 @@ beforeAll(async () => {
     { mode: 0o600 },
   );
   expect((await kit.run(['pools'])).exitCode).toBe(0);
-  poolIds = (await kit.api<{ data: { poolId: string }[] }>('/pools')).data.map((p) => p.poolId);
+  // What `units create --pool` offers: the pools listed as available (an unavailable one cannot be bought).
+  poolIds = (await kit.api<{ data: { poolId: string; available: boolean }[] }>('/pools')).data
+    .filter((p) => p.available)
+    .map((p) => p.poolId);
   onePool = poolIds.find((p) => !poolIds.some((q) => q !== p && q.startsWith(p)) && p !== p.toLowerCase())!;
   lowered = onePool.toLowerCase();
   work = join(kit.home.dir, 'work');

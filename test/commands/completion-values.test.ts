@@ -90,7 +90,7 @@ describe('proxyctl __complete: values the account’s commands left in the cache
     expect(await complete('units', 'create', '--pool', '')).toMatchObject({ values: [], directive: ':4' });
     expect((await kit.run(['pools', '--json'])).exitCode).toBe(0);
     const pools = (await kit.api<{ data: { poolId: string; country: string; state: string | null; provider: string }[] }>('/pools')).data;
-    const ids = (await complete('units', 'create', '--pool', '')).values;
+    const ids = (await complete('units', 'list', '--pool', '')).values;
     expect([...ids].sort()).toEqual(pools.map((p) => p.poolId).sort());
     expect((await complete('pools', 'get', pools[0]!.poolId)).values).toContain(pools[0]!.poolId);
     expect([...(await complete('pools', '--country', '')).values].sort()).toEqual([...new Set(pools.map((p) => p.country))].sort());
@@ -244,6 +244,7 @@ describe('proxyctl __complete: help, numbers, listen events, any-case values, sw
       ['webhook', 'listen', '--port'],
       ['webhook', 'log', '--interval'],
       ['units', 'list', '--timeout'],
+      ['pools', '--rotation'],
     ];
     for (const words of numbers) {
       // The directive has noFileComp (4): the shell offers no file names either.
@@ -272,8 +273,8 @@ describe('proxyctl __complete: help, numbers, listen events, any-case values, sw
     const pools = (await kit.api<{ data: { poolId: string }[] }>('/pools')).data.map((p) => p.poolId);
     const us = pools.filter((p) => p.startsWith('US-'));
     expect(us.length).toBeGreaterThan(1);
-    expect([...(await complete('units', 'create', '--pool', 'us-')).values].sort()).toEqual([...us].sort());
-    expect((await complete('units', 'create', `--pool=${us[0]!.toLowerCase()}`)).values).toContain(`--pool=${us[0]}`);
+    expect([...(await complete('units', 'list', '--pool', 'us-')).values].sort()).toEqual([...us].sort());
+    expect((await complete('units', 'list', `--pool=${us[0]!.toLowerCase()}`)).values).toContain(`--pool=${us[0]}`);
     expect((await complete('pools', '--country', 'u')).values).toContain('US');
     expect((await complete('units', 'list', '--status', 'act')).values).toEqual(['ACTIVE']);
     expect((await complete('units', 'L')).values).toEqual([]);
@@ -290,8 +291,10 @@ describe('proxyctl __complete: help, numbers, listen events, any-case values, sw
     expect((await kit.run(['pools', '--json'])).exitCode).toBe(0);
     const targets = (await complete('units', 'swap', ref, '--pool', '')).values;
     expect([...targets].sort()).toEqual(available.slice(1).sort());
-    // Buying still offers every pool the catalogue listed, the unit's own included.
-    expect((await complete('units', 'create', '--pool', '')).values).toContain(available[0]);
+    // Buying offers every available pool the catalogue listed, the unit's own included, and no
+    // unavailable one (a purchase there fails); a list filter still offers them all.
+    expect([...(await complete('units', 'create', '--pool', '')).values].sort()).toEqual([...available].sort());
+    expect([...(await complete('units', 'list', '--pool', '')).values].sort()).toEqual(res.data.map((p) => p.poolId).sort());
     // After the swap the unit is elsewhere: its old pool is a target again, its new one is not.
     expect((await kit.run(['units', 'swap', ref, '--pool', available[1]!, '--json'])).exitCode).toBe(0);
     const after = (await complete('units', 'swap', ref, '--pool', '')).values;
@@ -321,7 +324,7 @@ describe('proxyctl __complete: every command that reads the catalogue fills the 
     const countries = (await kit.api<{ data: { country: string }[] }>('/countries')).data.map((c) => c.country);
     expect([...(await complete('units', 'create', '--country', '')).values].sort()).toEqual([...countries].sort());
     const first = (await kit.api<{ data: { poolId: string }[] }>(`/pools?country=${countries[0]}`)).data.map((p) => p.poolId);
-    expect([...(await complete('units', 'create', '--pool', '')).values].sort()).toEqual([...first].sort());
+    expect([...(await complete('units', 'list', '--pool', '')).values].sort()).toEqual([...first].sort());
   });
 
   it('units create --pool, even a dry run, fills the pool it quoted from', async () => {
@@ -345,7 +348,7 @@ describe('proxyctl __complete: every command that reads the catalogue fills the 
     expect(swapped.exitCode, String(swapped.stderr)).toBe(0);
     const moved = (JSON.parse(String(swapped.stdout)) as { poolId: string }).poolId;
     const inCountry = (await kit.api<{ data: { poolId: string; available: boolean }[] }>(`/pools?country=${pool.country}`)).data;
-    expect([...(await complete('units', 'create', '--pool', '')).values].sort()).toEqual(inCountry.map((p) => p.poolId).sort());
+    expect([...(await complete('units', 'list', '--pool', '')).values].sort()).toEqual(inCountry.map((p) => p.poolId).sort());
     const targets = (await complete('units', 'swap', ref, '--pool', '')).values;
     expect([...targets].sort()).toEqual(
       inCountry
@@ -359,6 +362,6 @@ describe('proxyctl __complete: every command that reads the catalogue fills the 
     const r = await answerPrompts(t, [[`Swap ${ref}`, KEY.ctrlC]]);
     expect(r.exitCode, t.screen()).toBe(130);
     const all = (await kit.api<{ data: { poolId: string }[] }>('/pools')).data.map((p) => p.poolId);
-    expect([...(await complete('units', 'create', '--pool', '')).values].sort()).toEqual([...all].sort());
+    expect([...(await complete('units', 'list', '--pool', '')).values].sort()).toEqual([...all].sort());
   });
 });

@@ -143,8 +143,9 @@ async function valuesOf(source: Source, program: Cmd, w: Walk, io: IO, nowMs: nu
   if ('profiles' in source) return plain(Object.keys((await cache.readProfileNames(io.env)).baseUrls).sort());
   const account = await cache.accountValues(io.env, { profile: w.profile, baseUrl: w.baseUrl }, nowMs);
   if ('cached' in source) return plain(account.values(source.cached));
-  // units swap REF --pool: not where the unit already is, nor a pool the catalogue said is not available.
-  const ref = w.args[0];
+  // units create/swap --pool: not a pool the catalogue said is not available, nor (swap REF) where
+  // the unit already is.
+  const ref = source.buyable === 'swap' ? w.args[0] : undefined;
   const own = ref === undefined ? undefined : account.poolOf(ref);
   const unavailable = new Set(account.values('unavailablePools'));
   return plain(account.values('pools').filter((p) => p !== own && !unavailable.has(p)));

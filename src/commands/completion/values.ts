@@ -16,8 +16,11 @@ export type Source =
   | { profiles: true }
   /** The command names under the words typed so far, and the help topics at the top (`help units <TAB>`). */
   | { commands: true }
-  /** Cached pool ids less the unit's own pool and those last seen unavailable (`units swap REF --pool`). */
-  | { swapTargets: true };
+  /**
+   * Cached pool ids less those last seen unavailable (a purchase or swap there fails): what can be
+   * bought (`units create --pool`), and for a swap also less the unit's own pool.
+   */
+  | { buyable: 'create' | 'swap' };
 
 const fixed = (values: readonly string[]): Source => ({ fixed: values });
 const cached = (kind: ValueKind): Source => ({ cached: kind });
@@ -31,7 +34,7 @@ export const NOTHING: Source = fixed([]);
  * `--expiring-within <hours>`, `sandbox advance <seconds>`): a flag or argument named so completes
  * with NOTHING, a new one included, without an entry here.
  */
-const NUMBER_PLACEHOLDERS = new Set(['n', 'usd', 'hours', 'seconds', 'ms', 'percent', 'port', '0..1', 'factor']);
+const NUMBER_PLACEHOLDERS = new Set(['n', 'usd', 'hours', 'seconds', 'ms', 'percent', 'port', '0..1', 'factor', 'interval']);
 
 /** True for a flag (`--count <n>`) or an argument name (`seconds`) whose value is a number. */
 export function takesNumber(flagsOrName: string): boolean {
@@ -44,7 +47,8 @@ export const FLAG_VALUES: Record<string, Source> = {
   '--protocol': fixed([...PROTOCOLS, 'inject']),
   '--conn-format': fixed(CONN_PRESETS),
   '--pool': cached('pools'),
-  'units swap --pool': { swapTargets: true },
+  'units create --pool': { buyable: 'create' },
+  'units swap --pool': { buyable: 'swap' },
   '--country': cached('countries'),
   '--state': cached('states'),
   '--provider': cached('providers'),
