@@ -174,8 +174,12 @@ describe('write tools', () => {
       error: { exitCode: 5 },
     });
     expect(ok(await s.call('get_unit', { ref: refs[1] })).description).toBe('customer=initech');
+    const before = (await kit.state()).units.find((u) => u.proxyRef === refs[1])!;
     const swapped = ok(await s.call('swap_unit', { ref: refs[1], pool: pools[1] }));
-    expect(swapped).toMatchObject({ proxyRef: refs[1], poolId: pools[1] });
+    const after = (await kit.state()).units.find((u) => u.proxyRef === refs[1])!;
+    expect(swapped).toMatchObject({ proxyRef: refs[1], poolId: pools[1], previousAddress: `${before.ip}:${before.port}` });
+    // The old address is gone: said as the CLI says it, with the new one the server now holds.
+    expect(swapped.change).toBe(`${refs[1]} moved to ${pools[1]}: address changed ${before.ip}:${before.port} → ${after.ip}:${after.port}`);
     expect(refused(await s.call('swap_unit', { ref: refs[1] }))).toMatchObject({ exitCode: 2 });
   });
 });

@@ -36,12 +36,12 @@ function viewOf(unit: Unit): View<Unit> {
 }
 
 /** The unit before it moves, for its old address; a failed read only leaves that out (the swap decides). */
-async function readBefore(ref: string, ctx: Context): Promise<Unit | undefined> {
+export async function readBefore(ref: string, ctx: Context): Promise<Unit | undefined> {
   const api = await ctx.api();
   return api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit).catch(() => undefined);
 }
 
-function addressOf(u: Unit | undefined): string | undefined {
+export function addressOf(u: Unit | undefined): string | undefined {
   if (!u || typeof u.ip !== 'string' || (typeof u.port !== 'number' && typeof u.port !== 'string')) return undefined;
   return `${u.ip}:${u.port}`;
 }
