@@ -2,8 +2,10 @@
 // passwords masked unless --reveal-credentials, release only with its confirmation, and every
 // failure (a bad argument, an unknown unit, a 5xx, a cancelled call) an isError result with the
 // CLI's code and exit code, the server still serving afterwards.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnit, type Kit, seedFleet, startKit, twoPools } from '../helpers/index.js';
+import { createUnit, type Kit, makeTestCertificates, seedFleet, startHttpsTarget, startKit, twoPools } from '../helpers/index.js';
 import { ok, startMcp, type Called, type McpSession } from './mcp-client.js';
 
 let kit: Kit;
@@ -85,6 +87,37 @@ describe('read tools', () => {
       await other.close();
     }
   });
+
+  it('check_units against an https target: tls_error for an unknown CA, passing with caCertFile or insecure', async () => {
+    const other = await startKit({ balance: 100 });
+    const own = await startMcp(other, []);
+    const dir = join(other.home.dir, 'certs');
+    mkdirSync(dir);
+    const certs = await makeTestCertificates(dir);
+    const target = await startHttpsTarget(certs.byTestCa);
+    try {
+      const ref = await createUnit(other.sb);
+      const outcome = async (args: Record<string, unknown>) => {
+        const r = ok(await own.call('check_units', { refs: [ref], target: target.url, ...args }));
+        return (r.results as { ok: boolean; error: string | null }[]).map((x) => [x.ok, x.error]);
+      };
+      expect(await outcome({})).toEqual([[false, 'tls_error']]);
+      expect(await outcome({ caCertFile: certs.caFile })).toEqual([[true, null]]);
+      expect(await outcome({ insecure: true })).toEqual([[true, null]]);
+      // A file that holds no certificate is refused before any check, as --ca-cert is.
+      const notPem = join(dir, 'not.pem');
+      writeFileSync(notPem, 'hello\n');
+      const requestsBefore = target.requests;
+      expect(refused(await own.call('check_units', { refs: [ref], target: target.url, caCertFile: notPem }))).toMatchObject({
+        exitCode: 2,
+      });
+      expect(target.requests).toBe(requestsBefore);
+    } finally {
+      await target.close();
+      await own.close();
+      await other.close();
+    }
+  }, 60_000);
 
   it('passwords are masked in every result; --reveal-credentials shows them', async () => {
     const unit = ok(await s.call('get_unit', { ref: refs[0] }));

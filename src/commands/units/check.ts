@@ -84,7 +84,7 @@ async function readSource(args: string[], f: Input['flags']): Promise<Source> {
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
 /** The certificates of a --ca-cert PEM file, each one checked, or exit 2 before any request. */
-async function readCaCert(path: string): Promise<string[]> {
+export async function readCaCert(path: string): Promise<string[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

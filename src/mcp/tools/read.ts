@@ -13,6 +13,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { gatherStatus } from '../../commands/status/status.js';
 import { fetchUptime, parseOptions as parseUptimeOptions } from '../../commands/me/uptime.js';
 import { resolveCheckTarget } from '../../commands/units/check-target.js';
+import { readCaCert } from '../../commands/units/check.js';
 import { errorMessage, runBulk } from '../../units/bulk.js';
 import { CheckFailed, candidateFromUnit, checkCandidate, failedResult } from '../../units/check.js';
 import { userAgent } from '../../version.js';
@@ -241,13 +242,17 @@ const checkUnitsTool = defineTool({
     refs: z.array(text).min(1).max(100).describe('unit references, e.g. ["PRX-123"] (1 to 100)'),
     target: text.optional().describe('the URL fetched through each proxy (default: the profile’s check-target)'),
     timeoutSeconds: z.number().int().min(1).max(120).default(10).describe('per check, 1 to 120 (default 10)'),
+    insecure: z.boolean().default(false).describe("an https target: skip its certificate check (as units check's --insecure)"),
+    caCertFile: text.optional().describe('an https target: also trust the CA certificates in this PEM file on this machine (as --ca-cert)'),
   }),
   output: z.object({ results: z.array(z.looseObject({ ok: z.boolean() })), passed: z.number().int(), failed: z.number().int() }),
   async run(a, { ctx, signal }) {
     const refs = parseRefs(a.refs);
+    const extraCas = a.caCertFile === undefined ? undefined : await readCaCert(a.caCertFile);
     const target = await resolveCheckTarget(ctx, a.target);
     const api = await ctx.api();
-    const opts = { target, timeoutMs: a.timeoutSeconds * 1000, signal, userAgent: userAgent() };
+    const targetTls = { verify: !a.insecure, extraCas };
+    const opts = { target, timeoutMs: a.timeoutSeconds * 1000, signal, userAgent: userAgent(), targetTls };
     const report = await runBulk({ signal }, refs, { verb: 'checked', label: (r) => r, concurrency: 8 }, async (ref) => {
       try {
         return await checkCandidate(candidateFromUnit(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit)), opts);
