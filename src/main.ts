@@ -75,19 +75,24 @@ export function buildProgram(rt: Runtime, route?: readonly string[]): Command {
 
 /** The global options that take a value: the word after them is not a command. */
 const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--jq', '--timeout']);
+/** The global options that take none. */
+const GLOBAL_FLAGS = new Set(['--json', '--no-color', '-q', '--quiet', '--debug', '-y', '--yes', '--no-input', '--insecure']);
 
 /**
  * The command words of argv (`units list` in `--json units list --all`), for building only the
- * command run (see register). Undefined where the whole tree is needed: `help` and the completion
- * entry point walk it.
+ * command run (see register). They end at the first option that is not a global one: whether the
+ * word after it is that option's value or a command is the command's to say, so what follows gets
+ * the whole level. Undefined where the whole tree is needed: `help` and the completion entry point
+ * walk it.
  */
 export function commandWords(argv: readonly string[]): string[] | undefined {
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '--') break;
     if (a.startsWith('-')) {
+      const name = a.startsWith('--') ? a.split('=')[0] : a;
       if (GLOBAL_VALUE_OPTIONS.has(a)) i++;
+      else if (!GLOBAL_FLAGS.has(name as string) && !(a.includes('=') && GLOBAL_VALUE_OPTIONS.has(name as string))) break;
       continue;
     }
     words.push(a);

@@ -9,7 +9,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * How to start a sandbox where `url` points: `proxyctl sandbox` with --host and --port only when
- * they differ from its defaults (127.0.0.1:8787). Undefined when the URL is not on loopback.
+ * they differ from its defaults (127.0.0.1:8787). Undefined when the URL is not plain http on loopback.
  */
 export function sandboxCommandFor(url: string): string | undefined {
   let u: URL;
@@ -18,9 +18,10 @@ export function sandboxCommandFor(url: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (!isLoopbackHost(u.hostname)) return undefined;
+  // The sandbox serves plain http only: for an https URL, starting one would not help.
+  if (!isLoopbackHost(u.hostname) || u.protocol !== 'http:') return undefined;
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+  const port = u.port || '80';
   const flags = [host === '127.0.0.1' || host === 'localhost' ? '' : ` --host ${host}`, port === '8787' ? '' : ` --port ${port}`];
   return `proxyctl sandbox${flags.join('')}`;
 }

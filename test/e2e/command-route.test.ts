@@ -52,6 +52,13 @@ describe('building only the command typed', () => {
     expect(JSON.parse(String(named.stdout))).toEqual([]);
   });
 
+  it("a command's own option whose value names a sibling command is not taken for one", async () => {
+    // `get` here is the value of --provider (of `pools list`, the default), not `pools get`.
+    const r = await kit.run(['pools', '--provider', 'get', '--json']);
+    expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: 'No pools match.' });
+    expect(JSON.parse(String(r.stdout))).toEqual([]);
+  });
+
   it('a noun given no verb runs its default one', async () => {
     const r = await kit.run(['pools', '--country', 'US', '--json']);
     expect(r.exitCode).toBe(0);

@@ -56,6 +56,14 @@ describe('a refused connection to a loopback base URL', () => {
     });
   });
 
+  it('an https loopback URL gets no sandbox hint: the sandbox serves plain http only', async () => {
+    const port = await closedPort();
+    const r = await run(['account'], { PROXYCTL_BASE_URL: `https://127.0.0.1:${port}` });
+    expect(r.exitCode).toBe(9);
+    expect(String(r.stderr)).toContain(`connection refused by 127.0.0.1:${port}`);
+    expect(String(r.stderr)).not.toContain('proxyctl sandbox');
+  });
+
   it('another loopback address is named with --host', async () => {
     const port = await closedPort('127.0.0.2').catch(() => undefined);
     const host = port === undefined ? '::1' : '127.0.0.2';

@@ -128,3 +128,22 @@ describe("sandbox helpers use the profile's sandbox", () => {
     }
   }, 60_000);
 });
+
+describe('an address named with --base-url or PROXYCTL_BASE_URL', () => {
+  it('gets the key only where the API client would send it: plain http off loopback is exit 2, nothing sent', async () => {
+    const api = await startScriptedServer();
+    try {
+      const port = new URL(api.url).port;
+      const r = await proxyctl(['sandbox', 'state', '--base-url', `http://0.0.0.0:${port}`], {
+        home,
+        env: { PROXYCTL_API_KEY: 'sk_live_not_for_plain_http' },
+      });
+      expect(r.exitCode).toBe(2);
+      expect(String(r.stderr)).toContain('refusing to send the API key over plain http to 0.0.0.0');
+      expect(String(r.stderr)).not.toContain('sk_live_not_for_plain_http');
+      expect(api.requests).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -106,8 +106,23 @@ describe('units check against an https target on an IP address', () => {
       expect(r.code, `${pair}: ${r.stderr}`).toBe(0);
       expect(r.results).toEqual(passedBoth);
       expect(r.stderr).not.toMatch(NODE_WARNING);
+      // --insecure also allows plain http to the API, so turning the target's check off is said.
+      expect(r.stderr).toContain(`warning: --insecure: the certificate of ${new URL(t.url).host} is not checked`);
       expect(t.requests).toBe(2);
     }
+  }, 60_000);
+
+  it('--ca-cert keeps the CAs of NODE_EXTRA_CA_CERTS trusted beside its own', async () => {
+    // The test CA comes from NODE_EXTRA_CA_CERTS; --ca-cert names another certificate (the
+    // self-signed one): adding it must not drop the first, on a Node that cannot list it (20) too.
+    const t = await target('byTestCa');
+    const other = join(kit.home.dir, 'other-ca.pem');
+    writeFileSync(other, certs.selfSigned.cert);
+    const r = await kit.run(['units', 'check', ...refs, '--target', t.url, '--ca-cert', other, '--json'], {
+      env: { NODE_EXTRA_CA_CERTS: certs.caFile },
+    });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(JSON.parse(String(r.stdout))).toEqual(passedBoth);
   }, 60_000);
 
   it('an unreadable or invalid --ca-cert is exit 2 before any request', async () => {

@@ -118,6 +118,21 @@ describe('guided units create: country by name, how many, which customer', () =>
     units = await kit.api<{ data: { description?: string }[] }>('/units');
     expect(units.data).toHaveLength(1);
     expect((await kit.state()).balanceUsd).toBeCloseTo(100 - prices['3h']!, 2);
+
+    // More than the balance as well as the budget: the balance is said first (exit 6), as the
+    // same purchase with every flag given says it.
+    const count = String(Math.min(500, Math.ceil(100 / prices['3h']!) + 1));
+    const flagged = await kit.run([...args, '--period', '3h', '--count', count, '--yes']);
+    expect(flagged.exitCode, String(flagged.stderr)).toBe(6);
+    const many = inTerminal(kitEnv(kit), args, { columns: 100 });
+    const r3 = await answerPrompts(many, [
+      ['Period', KEY.enter],
+      ['How many', `${count}${KEY.enter}`],
+      ['For which customer', KEY.enter],
+    ]);
+    expect(r3.exitCode, many.screen()).toBe(6);
+    expect(many.screen()).not.toContain('Buy for');
+    expect((await kit.api<{ data: unknown[] }>('/units')).data).toHaveLength(1);
   });
 
   it('a server that gives no country names: the names come from Node, so "ger" still finds DE', { timeout: 60_000 }, async () => {

@@ -3,7 +3,7 @@
 // a proxyctl sandbox (so a profile of a real API gets an exit 2, not stray control requests). The
 // main key: PROXYCTL_API_KEY, else (for the profile's sandbox) the profile's key, else the sandbox's
 // default key.
-import type { ApiClient } from '../../api/index.js';
+import { type ApiClient, checkBaseUrl } from '../../api/index.js';
 import type { Context } from '../../context/index.js';
 import { nonEmpty } from '../../context/index.js';
 import { resolveCredentials } from '../../context/credentials.js';
@@ -22,7 +22,8 @@ const NO_ADDRESS_HINT =
 async function sandboxAddress(ctx: Context): Promise<SandboxAddress> {
   const envKey = nonEmpty(ctx.io.env.PROXYCTL_API_KEY);
   const given = ctx.globals.baseUrl;
-  if (given) return { base: given, key: envKey ?? DEFAULT_API_KEY };
+  // The key goes where the API client would send it: https, or http on loopback, else --insecure.
+  if (given) return { base: checkBaseUrl(given, ctx.globals.insecure).href, key: envKey ?? DEFAULT_API_KEY };
   const creds = await resolveCredentials(ctx);
   if (!creds.baseUrl) throw new UsageError('no sandbox address', { hint: NO_ADDRESS_HINT });
   // The profile's base URL (flags and environment named none): asked first whether it is a sandbox.

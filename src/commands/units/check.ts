@@ -105,6 +105,19 @@ export async function readCaCert(path: string): Promise<string[]> {
   return pems;
 }
 
+/**
+ * What --ca-cert adds to Node's trust, with NODE_EXTRA_CA_CERTS's certificates beside it: a Node
+ * without tls.getCACertificates (20) cannot say which extra CAs it loaded, and the file's are kept
+ * so a corporate CA is not dropped by adding another (Node itself warns of an unreadable file).
+ */
+export async function trustedExtras(path: string, env: NodeJS.ProcessEnv | Record<string, string | undefined>): Promise<string[]> {
+  const own = await readCaCert(path);
+  const extra = env.NODE_EXTRA_CA_CERTS;
+  if (!extra) return own;
+  const text = await readFile(extra, 'utf8').catch(() => '');
+  return [...own, ...(text.match(PEM_CERTIFICATE) ?? [])];
+}
+
 /** --timeout when given (it is a global option), else the check's own default. */
 function checkTimeoutMs(input: Input): number {
   const raw = (input.command.optsWithGlobals() as { timeout?: unknown }).timeout;
@@ -119,7 +132,7 @@ export default async function handler(input: Input): Promise<Result> {
   } = input;
   const concurrency = parseInteger(flags.concurrency, '--concurrency', 1, MAX_CONCURRENCY);
   const timeoutMs = checkTimeoutMs(input);
-  const extraCas = flags.caCert === undefined ? undefined : await readCaCert(flags.caCert);
+  const extraCas = flags.caCert === undefined ? undefined : await trustedExtras(flags.caCert, ctx.io.env);
   const source = await readSource(refs, flags);
   // Credentials are needed for anything but a file: missing ones stop the run here, not per unit,
   // and are said before a missing target (the fix for that is pointless without them).
@@ -145,6 +158,9 @@ export default async function handler(input: Input): Promise<Result> {
   }
 
   const targetTls = { verify: !ctx.globals.insecure, extraCas };
+  // The global --insecure also allows plain http to the API: said, so it never turns the target's
+  // certificate check off unnoticed.
+  if (!targetTls.verify && target.protocol === 'https:') ctx.warn(`--insecure: the certificate of ${target.host} is not checked`);
   const opts = { target, timeoutMs, signal: ctx.signal, userAgent: userAgent(), targetTls };
   const report = await runBulk(
     ctx,

@@ -8,7 +8,7 @@ import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { escapeControl, money } from '../../output/index.js';
 import { isComplete, parseCreateFlags, type CreateFlags, type CreateInput, type PartialCreateInput } from '../../units/create-input.js';
-import { availablePool, planPurchase, type PurchasePlan } from '../../units/quote.js';
+import { assertAffordable, availablePool, planPurchase, type PurchasePlan } from '../../units/quote.js';
 import type { Pool } from '../../units/types.js';
 import { entryCountryCode } from '../../units/catalogue-ids.js';
 import { parseIPv4, type Protocol } from '../../units/validate.js';
@@ -129,8 +129,10 @@ export async function guidedCreate(
   const q = plan.quote;
   const what = `${q.count} × ${chosen.body.period} in ${chosen.body.poolId} (${chosen.body.protocol ?? 'socks5'})`;
   printQuote(ctx, q, what);
-  // A purchase the profile's budget or policy refuses (exit 12) is refused now, not after a "yes".
+  // A purchase the balance (exit 6) or the profile's budget or policy (exit 12) refuses is refused
+  // now, not after a "yes", and in the order the flags' path checks them.
   if (!chosen.dryRun) {
+    assertAffordable(q, what);
     const verdict = await budgetVerdict(await ctx.ledger(), {
       cost: () => q.total,
       period: chosen.body.period,

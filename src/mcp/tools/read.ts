@@ -13,7 +13,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { gatherStatus } from '../../commands/status/status.js';
 import { fetchUptime, parseOptions as parseUptimeOptions } from '../../commands/me/uptime.js';
 import { resolveCheckTarget } from '../../commands/units/check-target.js';
-import { readCaCert } from '../../commands/units/check.js';
+import { trustedExtras } from '../../commands/units/check.js';
 import { errorMessage, runBulk } from '../../units/bulk.js';
 import { CheckFailed, candidateFromUnit, checkCandidate, failedResult } from '../../units/check.js';
 import { userAgent } from '../../version.js';
@@ -248,7 +248,7 @@ const checkUnitsTool = defineTool({
   output: z.object({ results: z.array(z.looseObject({ ok: z.boolean() })), passed: z.number().int(), failed: z.number().int() }),
   async run(a, { ctx, signal }) {
     const refs = parseRefs(a.refs);
-    const extraCas = a.caCertFile === undefined ? undefined : await readCaCert(a.caCertFile);
+    const extraCas = a.caCertFile === undefined ? undefined : await trustedExtras(a.caCertFile, ctx.io.env);
     const target = await resolveCheckTarget(ctx, a.target);
     const api = await ctx.api();
     const targetTls = { verify: !a.insecure, extraCas };
