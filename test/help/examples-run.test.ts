@@ -16,7 +16,6 @@
 import { execa, type ResultPromise } from 'execa';
 import { createHmac } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -241,30 +240,15 @@ async function runOne(line: string): Promise<Outcome> {
   }
 }
 
-/** Whether something listens on 127.0.0.1:port. */
-function taken(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
-
 /** Starts a server example, waits until it is up (it said something, or asked the sandbox something), then Ctrl-C. */
 async function interrupted(line: string, w: World): Promise<string | undefined> {
-  // `webhook listen` and `sandbox` take a fixed port by default; one already taken here (a sandbox
-  // the developer runs, as the README suggests) must be refused with exit 2 naming it.
+  // `webhook listen` and `sandbox` take a fixed port by default; one taken here (a sandbox the
+  // developer runs, as the README suggests, or another test run's example) must be refused with
+  // exit 2 naming it. Judged on what happened, not on a look beforehand: the port may be taken or
+  // freed in between.
   const fixed =
     /--port (\d+)/.exec(line)?.[1] ??
     (/^proxyctl webhook listen/.test(line) ? '8484' : /^proxyctl sandbox/.test(line) ? '8787' : undefined);
-  if (fixed !== '0' && fixed !== undefined && (await taken(Number(fixed)))) {
-    const r = await shell(line, w);
-    return r.exitCode === 2 && String(r.all).includes(`port ${fixed} is already in use`)
-      ? undefined
-      : `port ${fixed} was taken: exit ${r.exitCode}\n${r.all}`;
-  }
   const p = shell(line, w);
   const asked = w.kit.sb.requestLog().length;
   let said = false;
@@ -280,6 +264,8 @@ async function interrupted(line: string, w: World): Promise<string | undefined> 
   const r = await p;
   const pipes = /\| (?!proxyctl)/.test(line);
   if (r.exitCode === 0 || (pipes && (r.exitCode === 130 || r.signal === 'SIGINT'))) return undefined;
+  if (fixed !== undefined && fixed !== '0' && ended && r.exitCode === 2 && String(r.all).includes(`port ${fixed} is already in use`))
+    return undefined;
   return `${ended ? 'ended before Ctrl-C' : 'after Ctrl-C'}: exit ${r.exitCode ?? r.signal}\n${r.all}`;
 }
 
