@@ -6,8 +6,8 @@ export default defineConfig({
     setupFiles: ['test/setup/isolate-home.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // End-to-end tests spawn the built binary and wait on it, on servers and on clocks: one worker
-    // more than the two cores keeps them busy while a test waits.
-    maxWorkers: 3,
+    // End-to-end tests spawn the built binary and wait on it, on servers and on clocks: two workers
+    // more than the two cores keep them busy while a test waits (README: how long npm test takes).
+    maxWorkers: 4,
   },
 });

@@ -1,38 +1,22 @@
-// Node 20 is the floor, and users run 22 and 24 too. `npm test` ends here: after the whole suite on
-// this machine's Node, the end-to-end set runs again with the spawned binary on Node 24 (most of it on 22), and
-// a smoke set on 20.18.1 (engines' exact floor), each Node installed from the npm registry
-// (scripts/lib/node-binary.mjs). Vitest itself stays on this Node; the tests spawn the binary with
-// PROXYCTL_TEST_NODE (test/helpers/cli.ts), and that Node is first on PATH for tests that spawn
-// through a shell. test/e2e/node-version.test.ts checks the binary really ran on it. Exit 1 if any
-// run fails.
+// Node 20 is the floor, and users run 22 and 24 too. `npm test` ends here (scripts/test.mjs): after
+// the suite on this machine's Node, the end-to-end set runs with the spawned binary on Node 24, and
+// its core on 22 and on 20.18.1 (engines' exact floor) (scripts/lib/e2e-sets.mjs), each Node
+// installed from the npm registry (scripts/lib/node-binary.mjs). Vitest itself stays on this Node;
+// the tests spawn the binary with PROXYCTL_TEST_NODE (test/helpers/cli.ts), and that Node is first
+// on PATH for tests that spawn through a shell. test/e2e/node-version.test.ts checks the binary
+// really ran on it. Exit 1 if any run fails.
 //
 // Usage: node scripts/test-node-versions.mjs [22|24|20.18.1 ...]   (default: all three, in parallel)
 // PROXYCTL_SKIP_NODE_VERSIONS=1 skips it (for a quick local `npm test`; CI never sets it).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
+import { CORE, ON_24 } from './lib/e2e-sets.mjs';
 import { nodeBinary } from './lib/node-binary.mjs';
 
 const root = join(import.meta.dirname, '..');
 
-/** Whole-CLI flows and every test file that spawns the binary for a purchase, a webhook or a pipe. */
-const E2E = [
-  'test/e2e/',
-  'test/units/lifecycle.e2e.test.ts',
-  'test/units/purchases.e2e.test.ts',
-  'test/webhooks/listen.e2e.test.ts',
-  'test/webhooks/verify.e2e.test.ts',
-  'test/package/',
-];
-/** On the floor: the version check, --version, --help and a sandbox purchase, and the CLI's basics. */
-const FLOOR = ['test/e2e/node-version.test.ts', 'test/e2e/cli.test.ts'];
-/**
- * Node 24 is what a new user installs: the whole end-to-end set. On 22 the same set less the two
- * files that repeat on every Node what the others already cover (the packed package, every
- * purchase path), so the three runs fit two cores.
- */
-const E2E_22 = E2E.filter((f) => f !== 'test/package/' && f !== 'test/units/purchases.e2e.test.ts');
-const RUNS = { 22: E2E_22, 24: E2E, '20.18.1': FLOOR };
+const RUNS = { 22: CORE, 24: ON_24, '20.18.1': CORE };
 
 if (process.env.PROXYCTL_SKIP_NODE_VERSIONS === '1') {
   console.log('test-node-versions: skipped (PROXYCTL_SKIP_NODE_VERSIONS=1)');
