@@ -2,13 +2,10 @@
 // runs something and shows examples, and a flag shared by several commands is the same flag.
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram, main } from '../../src/main.js';
-import { fakeIO } from '../helpers/index.js';
+import { main } from '../../src/main.js';
+import { commandTree, fakeIO } from '../helpers/index.js';
 
-function tree() {
-  const rt = { io: fakeIO(), signal: new AbortController().signal, now: () => new Date(), exitCode: 0, globals: undefined };
-  return buildProgram(rt);
-}
+const tree = commandTree;
 
 function walk(cmd: Command, path: string[] = []): { path: string; cmd: Command }[] {
   return [{ path: path.join(' '), cmd }, ...cmd.commands.flatMap((c) => walk(c, [...path, c.name()]))];

@@ -18,14 +18,12 @@ import { createHmac } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/main.js';
 import {
   BIN,
   call,
   cleanEnv,
-  fakeIO,
+  commandPaths,
   type Kit,
   NODE,
   proxyctl,
@@ -82,11 +80,6 @@ beforeAll(() => {
   chmodSync(join(shim, 'uuidgen'), 0o755);
 });
 
-/** Every command path of the tree the binary is built from. */
-function paths(cmd: Command, prefix: string[] = []): string[][] {
-  return cmd.commands.flatMap((c) => [[...prefix, c.name()], ...paths(c, [...prefix, c.name()])]);
-}
-
 /** The `$ …` lines under "Examples:" of one help text. */
 function examplesIn(help: string): string[] {
   const at = help.indexOf('\nExamples:\n');
@@ -105,14 +98,7 @@ function examplesIn(help: string): string[] {
 async function collectExamples(): Promise<string[]> {
   const home = tempHome();
   try {
-    const program = buildProgram({
-      io: fakeIO(),
-      signal: new AbortController().signal,
-      now: () => new Date(),
-      exitCode: 0,
-      globals: undefined,
-    });
-    const all = [[], ...paths(program as unknown as Command)];
+    const all = [[], ...commandPaths()];
     const found = new Set<string>();
     for (let i = 0; i < all.length; i += 4) {
       const helps = await Promise.all(all.slice(i, i + 4).map((p) => ran(proxyctl([...p, '--help'], { home }))));

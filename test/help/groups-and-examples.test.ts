@@ -1,26 +1,13 @@
 // `proxyctl --help` groups the commands like gh (Units, Catalogue, …), generated from the command
 // definitions; every command's own help has examples and names the global options.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Command } from 'commander';
-import { buildProgram } from '../../src/main.js';
-import { fakeIO, proxyctl, ran, tempHome } from '../helpers/index.js';
+import { commandPaths, commandTree, proxyctl, ran, tempHome } from '../helpers/index.js';
 
 const home = tempHome();
 afterAll(() => home.cleanup());
 
 /** The tree the binary is built from, in this process (for its paths). */
-const program = buildProgram({
-  io: fakeIO(),
-  signal: new AbortController().signal,
-  now: () => new Date(),
-  exitCode: 0,
-  globals: undefined,
-});
-
-/** Every command path of the tree the binary is built from ("units create", "me username set", …). */
-function paths(cmd: Command, prefix: string[] = []): string[][] {
-  return cmd.commands.flatMap((c) => [[...prefix, c.name()], ...paths(c, [...prefix, c.name()])]);
-}
+const program = commandTree();
 
 /** The commands listed under each heading of a help text: heading → first words of its items. */
 function sections(help: string): Map<string, string[]> {
@@ -76,9 +63,9 @@ describe('proxyctl --help', () => {
 });
 
 describe("every command's help", () => {
-  const all = paths(program as unknown as Command);
+  const all = commandPaths(program);
   const leaf = (p: string[]) => {
-    let c = program as unknown as Command;
+    let c = program;
     for (const n of p) c = c.commands.find((x) => x.name() === n)!;
     return c.commands.length === 0;
   };

@@ -5,20 +5,12 @@
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/main.js';
-import { BIN, cents, cleanEnv, fakeIO, type Kit, NODE, REPO, seedFleet, startKit } from '../helpers/index.js';
+import { BIN, cents, cleanEnv, commandTree, type Kit, NODE, REPO, seedFleet, startKit } from '../helpers/index.js';
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 
-const program = buildProgram({
-  io: fakeIO(),
-  signal: new AbortController().signal,
-  now: () => new Date(),
-  exitCode: 0,
-  globals: undefined,
-}) as unknown as Command;
+const program = commandTree();
 
 /** Words of a shell line as the shell splits them (quotes removed), up to a comment. */
 function words(line: string): string[] {

@@ -2,7 +2,8 @@
 // test) and a private config dir. Faster than spawning the binary; for the built binary see ./cli.ts.
 import { PassThrough } from 'node:stream';
 import type { IO } from '../../src/io.js';
-import { main } from '../../src/main.js';
+import type { Command } from 'commander';
+import { buildProgram, main } from '../../src/main.js';
 
 export interface FakeIO extends IO {
   out(): string;
@@ -56,4 +57,14 @@ export async function runMain(
   if (opts.stdin !== undefined) io.input(opts.stdin);
   const code = await main(argv, io, opts.now ? { now: opts.now } : {});
   return { code, out: io.out(), err: io.err(), io };
+}
+
+/** The whole command tree the binary is built from, built in this process (nothing runs). */
+export function commandTree(): Command {
+  return buildProgram({ io: fakeIO(), signal: new AbortController().signal, now: () => new Date(), exitCode: 0, globals: undefined });
+}
+
+/** Every command path under `cmd` ("units create", "me username set", …), parents before children. */
+export function commandPaths(cmd: Command = commandTree(), prefix: string[] = []): string[][] {
+  return cmd.commands.flatMap((c) => [[...prefix, c.name()], ...commandPaths(c, [...prefix, c.name()])]);
 }
