@@ -22,7 +22,8 @@ export interface MainOptions {
   now?: () => Date;
 }
 
-export function buildProgram(rt: Runtime, route?: readonly string[]): Command {
+/** The whole tree, or with `argv` only the branch its command words name (see commandWords). */
+export function buildProgram(rt: Runtime, argv?: readonly string[]): Command {
   const { io } = rt;
   const program = new Command('proxyctl');
   program
@@ -66,36 +67,34 @@ export function buildProgram(rt: Runtime, route?: readonly string[]): Command {
         'proxyctl pools --country US --json | jq -r ".[].poolId"',
       ),
     );
-  register(program, commands, rt, route);
+  register(program, commands, rt, argv && commandWords(argv, program.options));
   // Built when the help is printed, not with every command's start.
   program.addHelpText('after', () => helpTopics(program));
   program.addHelpText('afterAll', ({ command }) => (command === program ? '' : globalFlagsLine(program)));
   return program;
 }
 
-/** The global options that take a value: the word after them is not a command. */
-const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--jq', '--timeout']);
-/** The global options that take none. */
-const GLOBAL_FLAGS = new Set(['--json', '--no-color', '-q', '--quiet', '--debug', '-y', '--yes', '--no-input', '--insecure']);
-
 /**
  * The command words of argv (`units list` in `--json units list --all`), for building only the
- * command run (see register). They end at the first option that is not a global one: whether the
- * word after it is that option's value or a command is the command's to say, so what follows gets
- * the whole level. Undefined where the whole tree is needed: `help` and the completion entry point
- * walk it.
+ * command run (see register). The global options (`globals`, the program's own) are stepped over,
+ * with their values; the words end at any other option: whether the word after it is that
+ * option's value or a command is the command's to say, so what follows gets the whole level.
+ * Undefined where the whole tree is needed: `help` and the completion entry point walk it.
  */
-export function commandWords(argv: readonly string[]): string[] | undefined {
+export function commandWords(argv: readonly string[], globals: readonly Option[]): string[] | undefined {
+  const takesValue = new Map<string, boolean>();
+  for (const o of globals) for (const flag of [o.short, o.long]) if (flag) takesValue.set(flag, o.required || o.optional);
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a.startsWith('-')) {
-      const name = a.startsWith('--') ? a.split('=')[0] : a;
-      if (GLOBAL_VALUE_OPTIONS.has(a)) i++;
-      else if (!GLOBAL_FLAGS.has(name as string) && !(a.includes('=') && GLOBAL_VALUE_OPTIONS.has(name as string))) break;
+    if (!a.startsWith('-')) {
+      words.push(a);
       continue;
     }
-    words.push(a);
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const value = takesValue.get(eq > 0 ? a.slice(0, eq) : a);
+    if (value === undefined) break;
+    if (value && eq < 0) i++;
   }
   return words[0] === 'help' || words[0] === '__complete' ? undefined : words;
 }
@@ -124,7 +123,7 @@ function wrapped(text: string, program: Command): string {
 export async function main(argv: readonly string[], io: IO, opts: MainOptions = {}): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
   const rt: Runtime = { io, signal, now: opts.now ?? (() => new Date()), exitCode: ExitCode.ok, globals: undefined };
-  const program = buildProgram(rt, commandWords(argv));
+  const program = buildProgram(rt, argv);
   if (argv.length === 0) {
     io.stdout.write(program.helpInformation());
     return ExitCode.ok;
