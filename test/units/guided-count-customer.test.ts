@@ -1,4 +1,4 @@
-// The guided purchase in a real terminal (script(1) gives the built binary a pty) against the
+// The guided purchase in a real 80-column terminal (script(1) gives the built binary a pty) against the
 // sandbox: the country is typed ahead by name as well as code ("ger" finds Germany, from the
 // server's names or, when it gives none, Node's), then it asks how many units (1 by default, a
 // whole number from 1 to 500, asked again otherwise) and for which customer (Enter for none; the
@@ -39,7 +39,7 @@ describe('guided units create: country by name, how many, which customer', () =>
     timeout: 120_000,
   }, async () => {
     kit = await startKit({ balance: 100 });
-    const t = inTerminal(kitEnv(kit), ['units', 'create'], { columns: 100, rows: 40 });
+    const t = inTerminal(kitEnv(kit), ['units', 'create'], { columns: 80, rows: 40 });
     await sees(t, 'Country (type a code or a name)', 0);
     let from = t.screen().length;
     t.key('ger');
@@ -92,7 +92,7 @@ describe('guided units create: country by name, how many, which customer', () =>
     // One unit fits the budget: Enter at both questions buys one, untagged.
     // Without --period it is guided: the period (3h, the first) is asked.
     const args = ['units', 'create', '--pool', 'US-11', '--protocol', 'socks5'];
-    const one = inTerminal(kitEnv(kit), args, { columns: 100 });
+    const one = inTerminal(kitEnv(kit), args, { columns: 80 });
     const r1 = await answerPrompts(one, [
       ['Period', KEY.enter],
       ['How many', KEY.enter],
@@ -106,7 +106,7 @@ describe('guided units create: country by name, how many, which customer', () =>
     expect(units.data[0]!.description ?? '').toBe('');
 
     // Two do not: refused after the price, before (y/N).
-    const two = inTerminal(kitEnv(kit), args, { columns: 100 });
+    const two = inTerminal(kitEnv(kit), args, { columns: 80 });
     const r2 = await answerPrompts(two, [
       ['Period', KEY.enter],
       ['How many', `2${KEY.enter}`],
@@ -124,7 +124,7 @@ describe('guided units create: country by name, how many, which customer', () =>
     const count = String(Math.min(500, Math.ceil(100 / prices['3h']!) + 1));
     const flagged = await kit.run([...args, '--period', '3h', '--count', count, '--yes']);
     expect(flagged.exitCode, String(flagged.stderr)).toBe(6);
-    const many = inTerminal(kitEnv(kit), args, { columns: 100 });
+    const many = inTerminal(kitEnv(kit), args, { columns: 80 });
     const r3 = await answerPrompts(many, [
       ['Period', KEY.enter],
       ['How many', `${count}${KEY.enter}`],
