@@ -94,7 +94,11 @@ function targetTlsOptions(target: URL, t: TargetTls | undefined): tls.Connection
 /** One context per run: building one parses every CA, which a thousand checks should not each redo. */
 const contexts = new WeakMap<TargetTls, tls.SecureContext>();
 
-/** Node's default CAs (its bundled roots, and NODE_EXTRA_CA_CERTS where this Node can say) plus --ca-cert's: `ca` alone would replace them. */
+/**
+ * Node's default CAs plus the caller's: `ca` alone would replace them. A Node without
+ * tls.getCACertificates (20) gives only its bundled roots here, so the caller passes
+ * NODE_EXTRA_CA_CERTS's certificates among its own (trustedExtras in src/commands/units/check.ts).
+ */
 function trusting(t: TargetTls): tls.SecureContext {
   let context = contexts.get(t);
   if (context === undefined) {

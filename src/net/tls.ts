@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 
 /** TLS failures, in words, by the error's code. */
-export const TLS_PROBLEMS: Readonly<Record<string, string>> = {
+const TLS_PROBLEMS: Readonly<Record<string, string>> = {
   ERR_SSL_WRONG_VERSION_NUMBER: 'the server does not speak https on this port (is it plain http?)',
   ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the server does not speak https on this port (is it plain http?)',
   EPROTO: 'the TLS handshake failed (is the server plain http?)',

@@ -4,7 +4,7 @@ import { EnvHttpProxyAgent, TunnelPool, type Dispatcher } from './undici-parts.j
 import type { Env } from '../io.js';
 import { InterruptedError, NetworkError } from '../errors.js';
 import { isPlainJsonText } from './plain.js';
-import { TLS_PROBLEMS } from './tls.js';
+import { tlsProblem } from './tls.js';
 import { sandboxCommandFor } from './loopback.js';
 
 export interface TransportOptions {
@@ -125,7 +125,7 @@ function proxyError(host: string, why: string, cause: unknown): NetworkError {
 export function classifyNetworkError(err: unknown, url: string, timeoutMs: number, elapsedMs = timeoutMs): NetworkError {
   const code = errCode(err) ?? 'network_error';
   const host = safeHost(url);
-  const tls = TLS_PROBLEMS[code];
+  const tls = tlsProblem(code, err instanceof Error ? err.message : String(err));
   if (tls) {
     const plain =
       /plain http/.test(tls) && url.startsWith('https:') ? ` (try ${url.replace(/^https:/, 'http:').replace(/(\/\/[^/]+).*$/, '$1')})` : '';
