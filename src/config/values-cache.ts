@@ -117,11 +117,6 @@ export async function accountValues(env: Env, account: Account, nowMs: number): 
   };
 }
 
-/** The cached values of one kind for an account, newest first; none once they are older than the TTL. */
-export async function cachedValues(env: Env, account: Account, kind: ValueKind, nowMs: number): Promise<string[]> {
-  return (await accountValues(env, account, nowMs)).values(kind);
-}
-
 /** What a command saw: values of some kinds to add (newest first), and unit refs that are gone. */
 export interface Seen {
   add?: Partial<Record<ValueKind, readonly unknown[]>>;
