@@ -135,6 +135,29 @@ describe('guided units create: country by name, how many, which customer', () =>
     expect((await kit.api<{ data: unknown[] }>('/units')).data).toHaveLength(1);
   });
 
+  it('Ctrl-C at how many or at which customer buys nothing: exit 130, the balance untouched', { timeout: 120_000 }, async () => {
+    kit = await startKit({ balance: 100 });
+    // Without --period it is guided: the period is asked first.
+    const args = ['units', 'create', '--pool', 'US-11', '--protocol', 'socks5'];
+    for (const at of ['How many', 'For which customer']) {
+      const t = inTerminal(kitEnv(kit), args, { columns: 80 });
+      const answers: [string, string][] = [
+        ['Period', KEY.enter],
+        ...(at === 'How many' ? [] : [['How many', `2${KEY.enter}`] as [string, string]]),
+      ];
+      for (const [prompt, key] of answers) {
+        await sees(t, prompt, 0);
+        t.key(key);
+      }
+      await sees(t, at, 0);
+      t.key(KEY.ctrlC);
+      expect((await t.child).exitCode, t.screen()).toBe(130);
+      expect(t.screen()).not.toContain('Buy for');
+    }
+    expect((await kit.api<{ data: unknown[] }>('/units')).data).toEqual([]);
+    expect((await kit.state()).balanceUsd).toBe(100);
+  });
+
   it('a server that gives no country names: the names come from Node, so "ger" still finds DE', { timeout: 60_000 }, async () => {
     const home = tempHome();
     const api = await startFakeApi({
