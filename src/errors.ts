@@ -284,4 +284,12 @@ export class NotFoundError extends CliError {}
 export class ConflictError extends CliError {}
 
 /** A charge the profile's budget or policy does not allow, refused before any request. Exit 12. */
-export class PolicyError extends CliError {}
+export class PolicyError extends CliError {
+  /** What the daily budget had left when it refused (USD), so a run can fit itself under it (--fit). */
+  readonly leftUsd: number | undefined;
+
+  constructor(message: string, opts: { code?: string; hint?: string; cause?: unknown; leftUsd?: number } = {}) {
+    super(message, opts);
+    this.leftUsd = opts.leftUsd;
+  }
+}

@@ -5,14 +5,14 @@
 // Nothing in src imports this file (the `sdk-is-an-entry` layer rule).
 import { ApiClient, checkBaseUrl, type AsyncCache } from './api/index.js';
 import type { Env } from './io.js';
-import { createBatch } from './units/create-safely.js';
+import { purchase } from './units/purchase.js';
+import { extend } from './units/extension.js';
 import { extendSafely } from './units/extend-safely.js';
 import { newBaseKey } from './units/idempotency.js';
 import type { CreateBody, Extended, Unit } from './units/types.js';
 import { userAgent } from './version.js';
 import * as shapes from './api/shapes.js';
-import { Journal, noteBalance, underBudget, type Ledger, type SpendPolicy } from './ledger/index.js';
-import { availablePool, priceFor, quoteExtension } from './units/quote.js';
+import { Journal, type Ledger, type SpendPolicy } from './ledger/index.js';
 
 export {
   ApiError,
@@ -206,28 +206,17 @@ export interface CreateUnitsResult {
  */
 export async function createUnitsSafely(client: ApiClient, options: CreateUnitsOptions): Promise<CreateUnitsResult> {
   const { count = 1, idempotencyKey, concurrency, signal: given, ...body } = options;
-  const baseKey = idempotencyKey ?? newBaseKey();
-  const ledger = ledgerOf(client);
-  const priceUsd = ledger ? priceFor((await availablePool(client, body.poolId)).prices, body.period, `pool ${body.poolId}`) : undefined;
-  const spend = { cost: () => (priceUsd ?? 0) * count, period: body.period, poolIds: [body.poolId] };
-  const { report, keys } = await underBudget(ledger, spend, (_refs, held) =>
-    createBatch(client, body, {
-      count,
-      baseKey,
-      signal: given ?? new AbortController().signal,
-      ...(concurrency ? { concurrency } : {}),
-      ledger: held,
-      priceUsd,
-    }),
+  // The CLI's money path: the same plan, policy, hold, ledger and never-twice batch.
+  const input = { body, count, baseKey: idempotencyKey ?? newBaseKey(), dryRun: false, description: undefined };
+  const { baseKey, batch } = await purchase(
+    { api: client, ledger: ledgerOf(client), signal: given ?? new AbortController().signal },
+    input,
+    {
+      checkBalance: false,
+      concurrency,
+    },
   );
-  if (ledger)
-    await noteBalance(
-      ledger,
-      await client.get('/account', shapes.account).then(
-        (a) => a.balanceUsd,
-        () => undefined,
-      ),
-    );
+  const { report, keys } = batch;
   const items = report.outcomes.map(
     (o): CreateItem =>
       o.ok
@@ -251,30 +240,25 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
 export async function extendUnitSafely(client: ApiClient, options: { ref: string; period: string }): Promise<Extended> {
   const ledger = ledgerOf(client);
   if (!ledger) return extendSafely(client, { ref: options.ref, period: options.period });
-  const q = await quoteExtension(client, options.period, 1);
+  // The CLI's money path on one unit: its pool for the policy's countries, the hold on its ref.
   const unit = await client.get(`/units/${encodeURIComponent(options.ref)}`, shapes.unit);
-  const spend = {
-    cost: (refs: readonly string[]) => q.unitPrice * refs.length,
-    period: options.period,
-    poolIds: [unit.poolId],
-    refs: [options.ref],
-  };
-  return underBudget(ledger, spend, async (refs, held) => {
-    if (refs.length === 0) {
-      throw new ConflictError(`${options.ref} is being extended by another run at this moment; it was not extended again`, {
-        code: 'extend_in_progress',
-      });
-    }
-    const done = await extendSafely(client, { ref: options.ref, period: options.period, ledger: held, priceUsd: q.unitPrice });
-    await noteBalance(
-      ledger,
-      await client.get('/account', shapes.account).then(
-        (a) => a.balanceUsd,
-        () => undefined,
-      ),
-    );
-    return done;
-  });
+  const pools = new Map(unit.poolId ? [[options.ref, unit.poolId]] : []);
+  const { report, heldElsewhere } = await extend(
+    { api: client, ledger, signal: new AbortController().signal },
+    { refs: [options.ref], period: options.period, pools },
+  );
+  if (heldElsewhere.length > 0) {
+    throw new ConflictError(`${options.ref} is being extended by another run at this moment; it was not extended again`, {
+      code: 'extend_in_progress',
+    });
+  }
+  const [outcome] = report.outcomes;
+  if (!outcome)
+    throw new ConflictError(`${options.ref} was extended elsewhere since it was read; it was not extended again`, {
+      code: 'extended_elsewhere',
+    });
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value as Extended;
 }
 
 function ledgerOf(client: ApiClient): Ledger | undefined {

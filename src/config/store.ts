@@ -63,6 +63,8 @@ export interface ConfigStore {
   /** Profiles by name. */
   profiles(): Record<string, Profile>;
   profile(name: string): Profile | undefined;
+  /** The profile as the file says now, read again (another process may have changed it since). */
+  profileNow(name: string): Profile | undefined;
   currentProfile(): string | undefined;
   /**
    * Saves a profile. With `makeCurrent: 'if-none'` it also becomes the current profile when there
@@ -282,6 +284,7 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
     path,
     profiles,
     profile: (name) => profiles()[name],
+    profileNow: (name) => readStore(path).profiles?.[name],
     currentProfile: () => file.read().currentProfile,
     saveProfile: (name, profile, opts = {}) =>
       update((data) => {

@@ -34,6 +34,9 @@ export async function openLedger(ctx: Context): Promise<Ledger> {
     source: 'cli',
     profile,
     policy: policyOf(store.profile(profile)),
+    // Every check reads the file again: a budget lowered while a run or a server is at work holds
+    // from its next charge on.
+    readPolicy: () => policyOf(store.profileNow(profile)),
     warn: (m) => ctx.warn(m),
     now: ctx.now,
   };

@@ -158,7 +158,11 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
             : '';
         throw new PolicyError(
           `this would charge ${usd(amountUsd)}; ${usd(spentToday)} was spent in the last 24 hours${atWork}${dead}, and max-spend-per-day is ${usd(max)}; nothing was charged`,
-          { code: 'budget_exceeded', hint: `${usd(Math.max(0, max - spentToday - heldToday))} is left in the daily budget now` },
+          {
+            code: 'budget_exceeded',
+            hint: `${usd(Math.max(0, max - spentToday - heldToday))} is left in the daily budget now`,
+            leftUsd: Math.max(0, (cents(max) - cents(spentToday) - cents(heldToday)) / 100),
+          },
         );
       }
       await write({ holds: [...live, ...killed, { id, amountUsd, refs: [...refs], at: req.now.toISOString() }] });

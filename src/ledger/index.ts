@@ -3,6 +3,7 @@
 // `webhook listen --ledger` for the events it verifies. Entering never fails a purchase: a debit
 // that cannot be written is said (warn) and the purchase stands.
 import { checkPolicy, takeHold, type Hold, type SpendPolicy } from './budget.js';
+import { PolicyError } from '../errors.js';
 import { recordBalance } from './report.js';
 import { customerOf } from './customer.js';
 import { countryOfPool, createEntryId, extendEntryId, type Journal, type LedgerEntry, type LedgerSource } from './journal.js';
@@ -17,7 +18,13 @@ export interface Ledger {
   journal: Journal;
   source: LedgerSource;
   profile?: string | undefined;
+  /**
+   * The policy as it was when the ledger was opened. Front doors that live long (the MCP server)
+   * or must follow a `config set` made meanwhile pass `readPolicy` too: every check reads it then.
+   */
   policy?: SpendPolicy | undefined;
+  /** Reads the profile's policy as it is now (the config file read again); wins over `policy`. */
+  readPolicy?: (() => SpendPolicy | undefined) | undefined;
   /** Told when an entry cannot be written (the purchase still stands). */
   warn?: ((message: string) => void) | undefined;
   now?: (() => Date) | undefined;
@@ -96,13 +103,10 @@ export async function enter(ledger: Ledger | undefined, entries: LedgerEntry[]):
   }
 }
 
-/** The policy checks that need no shared state, for a quote (throws PolicyError, exit 12). */
-export function checkQuote(
-  ledger: Ledger | undefined,
-  q: { amountUsd: number; period?: string; poolIds?: readonly (string | undefined)[] },
-): void {
-  const countries = [...new Set((q.poolIds ?? []).map(countryOfPool).filter((c): c is string => c !== undefined))];
-  checkPolicy(ledger?.policy, { amountUsd: q.amountUsd, period: q.period, countries });
+/** The profile's rules at this moment: read again where the front door can, else as opened. */
+export function policyNow(ledger: Ledger | undefined): SpendPolicy | undefined {
+  if (!ledger) return undefined;
+  return ledger.readPolicy ? ledger.readPolicy() : ledger.policy;
 }
 
 /** What a run is about to charge, for underBudget. */
@@ -128,12 +132,15 @@ export async function underBudget<T>(
   fn: (refs: readonly string[], ledger: Ledger | undefined, hold: Hold | undefined) => Promise<T>,
 ): Promise<T> {
   const all = spend.refs ?? [];
-  checkQuote(ledger, { amountUsd: spend.cost(all), period: spend.period, poolIds: spend.poolIds });
-  if (!ledger || (ledger.policy?.maxSpendPerDay === undefined && all.length === 0)) return fn(all, ledger, undefined);
+  // Read once here, at the moment of charging: a `config set` made while a server runs counts.
+  const policy = policyNow(ledger);
+  const countries = [...new Set((spend.poolIds ?? []).map(countryOfPool).filter((c): c is string => c !== undefined))];
+  checkPolicy(policy, { amountUsd: spend.cost(all), period: spend.period, countries });
+  if (!ledger || (policy?.maxSpendPerDay === undefined && all.length === 0)) return fn(all, ledger, undefined);
   const hold = await takeHold(ledger.journal, {
     refs: all,
     cost: spend.cost,
-    policy: ledger.policy,
+    policy,
     now: ledger.now?.() ?? new Date(),
     warn: ledger.warn,
   });
@@ -173,4 +180,29 @@ export function entryFromEvent(ledger: Ledger, payload: unknown): LedgerEntry | 
     return extendEntry(ledger, { ref, expiresAt: d.expiresAt, period, priceUsd: price, at });
   }
   return undefined;
+}
+
+/**
+ * What the daily budget lets a run charge now (USD): max-spend-per-day less the last 24 hours'
+ * debits and what live holds may still spend, read under the account's lock as a real hold would
+ * be. undefined when the profile sets no daily budget. A run that fits itself under this (--fit)
+ * still takes its own hold, so a run that started meanwhile is never overrun.
+ */
+export async function dailyBudgetLeft(ledger: Ledger | undefined): Promise<number | undefined> {
+  const max = policyNow(ledger)?.maxSpendPerDay;
+  if (!ledger || max === undefined) return undefined;
+  try {
+    // Asking for more than the whole budget is always refused, and the refusal says what is left.
+    const hold = await takeHold(ledger.journal, {
+      cost: () => max + 1,
+      policy: { maxSpendPerDay: max },
+      now: ledger.now?.() ?? new Date(),
+      warn: ledger.warn,
+    });
+    await hold.release();
+    return max;
+  } catch (err) {
+    if (err instanceof PolicyError && err.leftUsd !== undefined) return err.leftUsd;
+    throw err;
+  }
 }

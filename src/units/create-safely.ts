@@ -4,7 +4,7 @@
 import type { ApiClient } from '../api/client.js';
 import { createHash } from 'node:crypto';
 import { abortableSleep, isReplay } from '../api/client.js';
-import { ApiError, BadResponseError, ConflictError, InterruptedError, NetworkError } from '../errors.js';
+import { ApiError, BadResponseError, ConflictError, InterruptedError, NetworkError, NotFoundError, UsageError } from '../errors.js';
 import { deriveIdempotencyKey } from './idempotency.js';
 import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
@@ -75,6 +75,8 @@ async function savedGeneration(api: ApiClient, cacheKey: string): Promise<number
     return 0;
   }
 }
+
+const generationKey = (api: ApiClient, baseKey: string, index: number) => `idempotency-generation:${api.baseUrl}:${baseKey}:${index}`;
 
 interface SavedPurchase {
   proxyRef: string;
@@ -148,8 +150,19 @@ export async function assertKeyFits(api: ApiClient, baseKey: string, body: Creat
   } catch {
     return;
   }
-  if (!used || typeof used.request !== 'string' || !(Date.now() - used.at < KEY_WINDOW_MS)) return;
+  if (!used || typeof used.request !== 'string' || !Number.isFinite(used.at)) return;
   const now = keyUseOf(body, count);
+  if (Date.now() - used.at >= KEY_WINDOW_MS) {
+    // The API has forgotten the key: sent again, it would buy again instead of replaying. What the
+    // key bought stays bought; finishing the batch takes a new key.
+    throw new UsageError(
+      `idempotency key ${baseKey} was first used at ${new Date(used.at).toISOString()}, more than 24 hours ago: the API no longer replays it, so sending it again could buy a second time; nothing was sent`,
+      {
+        code: 'idempotency_key_expired',
+        hint: 'see what it bought with proxyctl spend or proxyctl units list; buy anything still missing with a new key (leave --idempotency-key out)',
+      },
+    );
+  }
   if (used.request === now.request) return;
   const same = describeUse(used) === describeUse(now);
   throw new ConflictError(
@@ -163,9 +176,14 @@ export async function assertKeyFits(api: ApiClient, baseKey: string, body: Creat
   );
 }
 
-/** Binds a base key to its request before the first purchase under it is sent (see assertKeyFits). */
+/**
+ * Binds a base key to its request before the first purchase under it is sent (see assertKeyFits).
+ * The record keeps the key's first use: the API's window runs from then, not from a resume.
+ */
 async function bindKey(api: ApiClient, baseKey: string, body: CreateBody, count: number): Promise<void> {
   await assertKeyFits(api, baseKey, body, count);
+  const used = await api.records?.get<KeyUse>(keyUseKey(api, baseKey)).catch(() => undefined);
+  if (used && typeof used.request === 'string' && Number.isFinite(used.at)) return;
   await api.records?.set(keyUseKey(api, baseKey), keyUseOf(body, count)).catch(() => undefined);
 }
 
@@ -184,7 +202,7 @@ function replayedOther(body: CreateBody, unit: Unit, key: string): ConflictError
 export async function createSafely(api: ApiClient, body: CreateBody, opts: CreateOptions): Promise<CreateOutcome> {
   const sleep = opts.sleep ?? abortableSleep;
   const delay = opts.delayMs ?? 500;
-  const cacheKey = `idempotency-generation:${api.baseUrl}:${opts.baseKey}:${opts.index}`;
+  const cacheKey = generationKey(api, opts.baseKey, opts.index);
   let generation = await savedGeneration(api, cacheKey);
   let key = deriveIdempotencyKey(opts.baseKey, opts.index, generation);
   let refunded = 0;
@@ -341,14 +359,27 @@ export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOpti
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     },
     async (i) => {
-      const out = await createSafely(api, body, { baseKey: o.baseKey, index: i, signal });
+      const before = earlier.get(i);
+      let out: CreateOutcome;
+      if (before !== undefined) {
+        // Bought by an earlier run: read by its ref, never asked for again. Re-sending the key to
+        // have it replayed would buy anew once the API's window has passed on the API's clock,
+        // which may run ahead of this machine's.
+        out = {
+          ...(await boughtEarlier(api, before)),
+          idempotencyKey: deriveIdempotencyKey(o.baseKey, i, await savedGeneration(api, generationKey(api, o.baseKey, i))),
+          replayed: true,
+        };
+      } else {
+        out = await createSafely(api, body, { baseKey: o.baseKey, index: i, signal });
+        breaker.record(out.ok, out.ok ? undefined : out.error);
+      }
       keys[i] = out.idempotencyKey;
-      breaker.record(out.ok, out.ok ? undefined : out.error);
       if (!out.ok) throw out.error;
       // The server's word where it gives one; else the unit this item bought before, by ref.
-      if (out.replayed || earlier.get(i) === out.unit.proxyRef) replayed.add(i);
+      if (out.replayed || before === out.unit.proxyRef) replayed.add(i);
       o.onBought?.(out.unit.proxyRef);
-      await rememberPurchase(api, o.baseKey, i, out.unit.proxyRef);
+      if (before === undefined) await rememberPurchase(api, o.baseKey, i, out.unit.proxyRef);
       const unit = o.description === undefined ? out.unit : await tag(api, out.unit, o.description, untagged);
       // Replays are entered too: the entry's id is the unit's, so one a killed run never wrote is
       // recovered here, and one already written is not counted twice.
@@ -369,6 +400,17 @@ export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOpti
   // Back in batch order, each outcome indexed by its item.
   report.outcomes = report.outcomes.map((x) => ({ ...x, index: order[x.index]! })).sort((a, b) => a.index - b.index);
   return { report, keys, replayed, breaker, untagged };
+}
+
+/** A unit an earlier run bought, as the API has it now (one that is gone is shown by its ref alone). */
+async function boughtEarlier(api: ApiClient, ref: string): Promise<{ ok: true; unit: Unit } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, unit: await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit) };
+  } catch (err) {
+    if (err instanceof NotFoundError || (err instanceof ApiError && err.status === 404))
+      return { ok: true, unit: { proxyRef: ref } as Unit };
+    return { ok: false, error: err };
+  }
 }
 
 /**

@@ -101,8 +101,10 @@ describe('quote, then pay exactly that quote once', () => {
     const paid = ok(await s.call('extend_units', { quoteId: quote.quoteId }));
     expect(paid).toMatchObject({ succeeded: 2, failed: 0, heldElsewhere: [] });
     expect(cents(paid.chargedUsd as number)).toBe(cents(prices['7d']!) * 2);
+    expect(paid.replayed).toBe(false);
+    // The same outcome again, but this call charged nothing: an agent adding up chargedUsd counts the charge once.
     const again = ok(await s.call('extend_units', { quoteId: quote.quoteId }));
-    expect(again).toEqual(paid);
+    expect(again).toEqual({ ...paid, chargedUsd: 0, replayed: true });
 
     const after = await k.state();
     expect(cents(after.balanceUsd)).toBe(cents(before.balanceUsd) - cents(prices['7d']!) * 2);

@@ -7,7 +7,7 @@
 import { API_PREFIX } from '../../api/client.js';
 import type { Context } from '../../context/index.js';
 import { PolicyError, UsageError } from '../../errors.js';
-import { createEntry, enter, extendEntry, hasPolicy, underBudget } from '../../ledger/index.js';
+import { createEntry, enter, extendEntry, hasPolicy, policyNow, underBudget } from '../../ledger/index.js';
 import { escapeControl } from '../../output/escape.js';
 import { assertAffordable, describeQuote, planPurchase, type Quote, quoteExtension } from '../../units/quote.js';
 import { CHARGES, confirmCharge, printQuote } from '../units/ask.js';
@@ -108,7 +108,7 @@ export async function sendCharging<R extends { data: unknown }>(
 ): Promise<R> {
   const ledger = await ctx.ledger();
   if (!priced) {
-    if (hasPolicy(ledger.policy))
+    if (hasPolicy(policyNow(ledger)))
       throw new PolicyError(
         `the price of this request is not known from its body, so the profile's budget and policy cannot be checked; nothing was sent`,
         {

@@ -20,7 +20,7 @@ import { countryName, matchCountries } from '../../kit/country.js';
 import { parseInteger } from '../../kit/options.js';
 import { MAX_COUNT } from '../../units/validate.js';
 import { parseCustomer } from '../../ledger/customer.js';
-import { budgetVerdict } from './budget-verdict.js';
+import { budgetVerdict } from '../../ledger/verdict.js';
 
 export async function guidedCreate(
   ctx: Context,

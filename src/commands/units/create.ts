@@ -8,20 +8,16 @@ import type { View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
 import { printCharge, printKeep, progressRenderer } from '../../output/progress.js';
 import { itemOutcomes, settleBulk, type BulkReport } from '../../units/bulk.js';
-import { settleCharge } from '../../units/charge.js';
-import { createBatch } from '../../units/create-safely.js';
+import { describePurchase, purchase, quotePurchase } from '../../units/purchase.js';
 import { isComplete, parseCreateFlags, type CreateInput, type PartialCreateInput } from '../../units/create-input.js';
-import { newBaseKey } from '../../units/idempotency.js';
 import { inFlight } from '../../in-flight.js';
 import { assertAffordable, describeQuote, planPurchase, type PurchasePlan } from '../../units/quote.js';
-import type { CreateBody, Unit } from '../../units/types.js';
+import type { Unit } from '../../units/types.js';
 import { changedUnitView, quoteView, unitDetailView, unitView } from '../../units/view.js';
 import { catalogueSeen, remember, unitsSeen } from '../../kit/remember.js';
 import { countryCode } from '../../kit/country.js';
 import { cheapestPoolAt, describePick, type Place } from '../../units/cheapest.js';
 import { emitOutcomes } from './outcomes.js';
-import { budgetVerdict } from './budget-verdict.js';
-import { noteBalance, underBudget } from '../../ledger/index.js';
 
 /** How a purchase prints: one unit in detail, several as a list (with --conn-format's lines). */
 interface Views {
@@ -29,23 +25,16 @@ interface Views {
   many: View<Unit>;
 }
 
-/** The one purchase path: `plan` is the guided flow's (already confirmed) quote, else made here. */
+/** The one purchase path (src/units/purchase.ts): `plan` is the guided flow's (already confirmed) quote, else made there. */
 export async function createUnits(opts: CreateInput, ctx: Context, views: Views, plan?: PurchasePlan): Promise<void> {
   const api = await ctx.api();
-  // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
-  // rest has to be affordable.
-  if (!plan) {
-    plan = await planPurchase(api, opts);
-    await remember(ctx, catalogueSeen([plan.pool]));
-  }
-  const { earlier, toBuy, quote: q } = plan;
   const ledger = await ctx.ledger();
-  await noteBalance(ledger, q.balanceUsd);
-  const spend = { cost: () => q.total, period: opts.body.period, poolIds: [opts.body.poolId] };
-  if (earlier > 0) ctx.notice(`${earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
-  const what = `${toBuy} × ${opts.body.period} unit${toBuy === 1 ? '' : 's'} in ${opts.body.poolId}`;
   if (opts.dryRun) {
-    const budget = await budgetVerdict(ledger, spend);
+    const { plan: p, budget } = await quotePurchase({ api, ledger }, opts);
+    await remember(ctx, catalogueSeen([p.pool]));
+    const q = p.quote;
+    if (p.earlier > 0)
+      ctx.notice(`${p.earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
     const row = {
       dryRun: true,
       poolId: opts.body.poolId,
@@ -56,43 +45,45 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
       ...(budget ? { withinBudget: budget.ok, budget: budget.text } : {}),
     };
     await emit(ctx, show(row, quoteView(row)));
+    const what = describePurchase(opts, p.toBuy);
     assertAffordable(q, what);
     if (budget?.error) throw budget.error;
     ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was bought`);
     return;
   }
-  assertAffordable(q, what);
-  const baseKey = opts.baseKey ?? newBaseKey();
-  // Not hidden by -q: without it a batch cut short (killed, crashed) cannot be resumed safely.
-  if (opts.count > 1 && !opts.baseKey)
-    printKeep(
-      ctx,
-      `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
-    );
-
-  const { report, keys, replayed, breaker, untagged } = await underBudget(ledger, spend, (_refs, held) =>
-    createBatch(api, opts.body as CreateBody, {
-      count: opts.count,
-      baseKey,
-      signal: ctx.signal,
-      describe: (u) => (u as Unit).proxyRef,
-      onEvent: progressRenderer(ctx),
-      onBought: (ref) => inFlight.bought(ref, baseKey),
-      description: opts.description,
-      ledger: held,
-      priceUsd: q.unitPrice,
-    }),
-  );
+  // Resuming a batch: items an earlier run with this key bought are replayed free, so only the
+  // rest has to be affordable.
+  if (!plan) {
+    plan = await planPurchase(api, opts);
+    await remember(ctx, catalogueSeen([plan.pool]));
+  }
+  const used = plan;
+  if (used.earlier > 0)
+    ctx.notice(`${used.earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
+  const { baseKey, batch, charge } = await purchase({ api, ledger, signal: ctx.signal }, opts, {
+    plan,
+    // Not hidden by -q: without it a batch cut short (killed, crashed) cannot be resumed safely.
+    // Said once the budget has allowed the run, so a refused run leaves no key to resume.
+    onStart: (key) => {
+      if (opts.count > 1 && !opts.baseKey)
+        printKeep(
+          ctx,
+          `idempotency key ${key} (if this is interrupted, re-run with --idempotency-key ${key} to resume without buying twice)`,
+        );
+    },
+    describe: (u) => (u as Unit).proxyRef,
+    onEvent: progressRenderer(ctx),
+    onBought: (ref, key) => inFlight.bought(ref, key),
+  });
+  const { report, keys, replayed, breaker, untagged } = batch;
   // Label successes with their new ref in the summary.
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
   await remember(ctx, unitsSeen(report.outcomes.flatMap((o) => (o.ok ? [o.value] : []))));
 
   await emitOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
-  if (replayed.size !== earlier)
+  if (replayed.size !== used.earlier)
     ctx.notice(`${replayed.size} of the ${opts.count} were bought earlier with this idempotency key: replayed, not charged again`);
-  const charge = await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok && !replayed.has(o.index)).length);
   printCharge(ctx, charge);
-  await noteBalance(ledger, charge?.balanceUsd);
   if (untagged.size > 0) {
     const refs = [...untagged.keys()];
     ctx.warn(

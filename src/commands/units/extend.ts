@@ -6,9 +6,8 @@ import type { Context } from '../../context/index.js';
 import { escapeControl } from '../../output/index.js';
 import { printCharge, progressRenderer } from '../../output/progress.js';
 import { settleBulk } from '../../units/bulk.js';
-import { settleCharge } from '../../units/charge.js';
-import { extendBatch, extensionSpend } from '../../units/extend-safely.js';
-import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd, quoteExtension } from '../../units/quote.js';
+import { extend, quoteExtensionRun, type Fit } from '../../units/extension.js';
+import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd } from '../../units/quote.js';
 import type { ExtendResult } from '../../units/types.js';
 import { quoteView } from '../../units/view.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
@@ -17,12 +16,9 @@ import type { Prompter } from '../../context/prompt.js';
 import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
 import { emitOutcomes } from './outcomes.js';
-import { ConflictError, UsageError } from '../../errors.js';
-import { noteBalance } from '../../ledger/index.js';
+import { UsageError } from '../../errors.js';
 import { money } from '../../output/index.js';
-import { cents, priceFor } from '../../units/quote.js';
 import { someRefs } from '../../units/select.js';
-import { budgetVerdict } from './budget-verdict.js';
 
 export interface ExtendOptions {
   refs: string[];
@@ -57,99 +53,56 @@ const view = {
 };
 
 export async function extendUnits(given: ExtendOptions, ctx: Context): Promise<void> {
-  const api = await ctx.api();
-  const ledger = await ctx.ledger();
-  const opts = given.fit ? await fitted(ctx, given) : given;
-  const q = await quoteExtension(api, opts.period, opts.refs.length, opts.prices);
-  await noteBalance(ledger, q.balanceUsd);
-  const spend = extensionSpend(q, opts.period, opts.refs, opts.pools);
-  const what = opts.what ?? `extending ${opts.refs.length} unit${opts.refs.length > 1 ? 's' : ''} by ${opts.period}`;
-  if (opts.dryRun) {
-    const budget = await budgetVerdict(ledger, spend);
+  const run = { api: await ctx.api(), ledger: await ctx.ledger(), signal: ctx.signal };
+  const onFit = (fit: Fit) => {
+    if (fit.left.length > 0)
+      ctx.warn(
+        `${fit.bound} pays for ${fit.refs.length} of the ${fit.refs.length + fit.left.length} units at ${money(fit.unitPrice)} each; left out (latest expiry): ${fit.left.join(', ')}`,
+      );
+  };
+  if (given.dryRun) {
+    const { plan, budget } = await quoteExtensionRun(run, given, { onFit });
+    const q = plan.quote;
     const row = {
       dryRun: true,
-      refs: opts.refs,
-      period: opts.period,
+      refs: [...plan.refs],
+      period: given.period,
       ...q,
       affordable: q.balanceAfter >= 0,
       ...(budget ? { withinBudget: budget.ok, budget: budget.text } : {}),
     };
     await emit(ctx, show(row, quoteView(row)));
-    assertWithinMaxSpend(q, opts.maxSpend, what);
-    assertAffordable(q, what);
+    assertWithinMaxSpend(q, given.maxSpend, plan.what);
+    assertAffordable(q, plan.what);
     if (budget?.error) throw budget.error;
-    ctx.notice(`dry run: ${describeQuote(q, what)}; nothing was extended`);
+    ctx.notice(`dry run: ${describeQuote(q, plan.what)}; nothing was extended`);
     return;
   }
-  assertWithinMaxSpend(q, opts.maxSpend, what);
-  assertAffordable(q, what);
-  if (opts.confirm && !ctx.globals.yes) {
-    printQuote(ctx, q, what);
-    await confirmCharge(opts.confirm, 'extend', q);
-  } else if (opts.what) ctx.notice(describeQuote(q, what));
-  // Units another run is extending right now are left to it: two overlapping renewals never
-  // extend one unit twice (src/ledger/budget.ts holds the refs across processes).
-  const report = await extendBatch(ctx, api, {
-    refs: opts.refs,
-    period: opts.period,
-    quote: q,
-    ledger,
-    pools: opts.pools,
-    expiries: opts.expiries,
+  const { report, elsewhere, charge } = await extend(run, given, {
+    onFit,
+    confirm: async (plan) => {
+      if (given.confirm && !ctx.globals.yes) {
+        printQuote(ctx, plan.quote, plan.what);
+        await confirmCharge(given.confirm, 'extend', plan.quote);
+      } else if (given.what) ctx.notice(describeQuote(plan.quote, plan.what));
+    },
     onEvent: progressRenderer(ctx),
-    onHeldElsewhere: (elsewhere) =>
+    onHeldElsewhere: (held) =>
       ctx.warn(
-        `${someRefs(elsewhere)} ${elsewhere.length === 1 ? 'is' : 'are'} being extended by another proxyctl run at this moment; left to it, not extended again`,
+        `${someRefs(held)} ${held.length === 1 ? 'is' : 'are'} being extended by another proxyctl run at this moment; left to it, not extended again`,
       ),
   });
   // A selected unit another run extended in the meantime is renewed already: left out, said once.
-  const elsewhere = report.outcomes.filter((o) => !o.ok && o.error instanceof ConflictError && o.error.code === 'extended_elsewhere');
   if (elsewhere.length > 0) {
-    report.outcomes = report.outcomes.filter((o) => !elsewhere.includes(o));
-    report.total -= elsewhere.length;
-    const refs = elsewhere.map((o) => o.label);
     ctx.warn(
-      `${someRefs(refs)} ${refs.length === 1 ? 'was' : 'were'} extended elsewhere since the selection (another run, a script or the panel); not extended again, nothing charged for ${refs.length === 1 ? 'it' : 'them'}`,
+      `${someRefs(elsewhere)} ${elsewhere.length === 1 ? 'was' : 'were'} extended elsewhere since the selection (another run, a script or the panel); not extended again, nothing charged for ${elsewhere.length === 1 ? 'it' : 'them'}`,
     );
   }
-  await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), opts.list);
-  const charge = await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length);
+  await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, extended: false }), given.list);
   printCharge(ctx, charge);
-  await noteBalance(ledger, charge?.balanceUsd);
   // After Ctrl-C: the units not started, as named refs with the same period (a selection's rest
   // is no longer a selection), so the printed command extends exactly those.
-  settleBulk(ctx, report, 'extended', undefined, (rest) => rerunCommand(ctx, ['units', 'extend', ...rest, '--period', opts.period]));
-}
-
-/**
- * --fit: the units --max-spend pays for at today's price, soonest-expiring first (in the order
- * given when expiries are not known), and the rest named on stderr as left out.
- */
-async function fitted(ctx: Context, opts: ExtendOptions): Promise<ExtendOptions> {
-  if (opts.maxSpend === undefined) throw new UsageError('--fit fits the batch into --max-spend: give --max-spend USD too');
-  const api = await ctx.api();
-  const prices = opts.prices ?? (await api.get('/prices', shapes.prices)).prices;
-  const unit = priceFor(prices, opts.period, 'an extension');
-  const affordable = unit > 0 ? Math.floor(cents(opts.maxSpend) / cents(unit)) : opts.refs.length;
-  const when = (r: string) => Date.parse(opts.expiries?.get(r) ?? '') || Number.POSITIVE_INFINITY;
-  const order = opts.expiries ? [...opts.refs].sort((a, b) => when(a) - when(b)) : opts.refs;
-  const refs = order.slice(0, affordable);
-  const left = order.slice(affordable);
-  if (left.length > 0) {
-    ctx.warn(
-      `--max-spend ${money(opts.maxSpend)} pays for ${refs.length} of the ${order.length} units at ${money(unit)} each; left out (latest expiry): ${left.join(', ')}`,
-    );
-  }
-  if (refs.length === 0)
-    throw new UsageError(`--max-spend ${money(opts.maxSpend)} does not pay for one ${opts.period} extension (${money(unit)})`, {
-      code: 'max_spend_exceeded',
-    });
-  return {
-    ...opts,
-    refs,
-    prices,
-    what: opts.what?.replace(/^extending \d+ units?/, `extending ${refs.length} unit${refs.length === 1 ? '' : 's'}`),
-  };
+  settleBulk(ctx, report, 'extended', undefined, (rest) => rerunCommand(ctx, ['units', 'extend', ...rest, '--period', given.period]));
 }
 
 export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
@@ -178,7 +131,6 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     );
   const dryRun = flags.dryRun === true;
   const fit = flags.fit === true;
-  if (fit && maxSpend === undefined) throw new UsageError('--fit fits the batch into --max-spend: give --max-spend USD too');
   if (flags.period !== undefined) {
     await extendUnits({ refs, period: parsePeriod(flags.period), dryRun, maxSpend, fit }, ctx);
     return finished(ctx);

@@ -14,15 +14,15 @@
 // --budget, and is entered in the ledger with source `mcp`.
 import { z } from 'zod';
 import * as shapes from '../../api/shapes.js';
-import { budgetVerdict } from '../../commands/units/budget-verdict.js';
-import { noteBalance, underBudget, type Spend } from '../../ledger/index.js';
+import { budgetVerdict } from '../../ledger/verdict.js';
+import type { Spend } from '../../ledger/index.js';
 import { PERIODS, PROTOCOLS } from '../../api/enums.js';
 import { runBulk } from '../../units/bulk.js';
-import { settleCharge } from '../../units/charge.js';
 import { isComplete, parseCreateFlags, type CreateInput } from '../../units/create-input.js';
-import { createBatch } from '../../units/create-safely.js';
-import { extendBatch, extensionSpend } from '../../units/extend-safely.js';
-import { assertAffordable, planPurchase, quoteExtension, type Quote as Price } from '../../units/quote.js';
+import { purchase, purchaseSpend } from '../../units/purchase.js';
+import { extensionSpend } from '../../units/extend-safely.js';
+import { extend } from '../../units/extension.js';
+import { planPurchase, quoteExtension, type Quote as Price } from '../../units/quote.js';
 import type { Unit } from '../../units/types.js';
 import { InterruptedError, NotFoundError, UsageError } from '../../errors.js';
 import { normalisePoolIdFlag } from '../../units/catalogue-ids.js';
@@ -114,8 +114,9 @@ const quoteCreate = defineTool({
     if (!isComplete(parsed)) throw new UsageError('pool and period are required');
     const input = parsed;
     const api = await ctx.api();
-    const { quote: price } = await planPurchase(api, input);
-    const v = await verdict(session, { cost: () => price.total, period: input.body.period, poolIds: [input.body.poolId] }, price.total);
+    const plan = await planPurchase(api, input);
+    const price = plan.quote;
+    const v = await verdict(session, purchaseSpend(input, plan), price.total);
     const q = session.remember(id, 'create', price.unitPrice, { input });
     return {
       ...priced(q, price),
@@ -149,26 +150,18 @@ const createUnits = defineTool({
   }),
   run: async (a, { ctx, session, signal }) => {
     const q = session.quote<CreateQuote>(a.quoteId, 'create');
-    const { body, count, description } = q.input;
     return session.paying(async (withinBudget) => {
       const api = await ctx.api();
-      // What is left to buy under this quote's key: nothing, once it has been carried out.
-      const plan = await planPurchase(api, q.input);
-      if (plan.toBuy > 0) {
-        session.assertFresh(q, 'create');
-        session.assertSamePrice(q, plan.quote.unitPrice, 'create');
-        assertAffordable(plan.quote, `${plan.toBuy} × ${body.period} unit${plan.toBuy === 1 ? '' : 's'} in ${body.poolId}`);
-        withinBudget(plan.quote.total);
-      }
       const ledger = await session.ledger();
-      await noteBalance(ledger, plan.quote.balanceUsd);
-      const spend = { cost: () => plan.quote.total, period: body.period, poolIds: [body.poolId] };
-      const batch = await underBudget(ledger, spend, (_refs, held) =>
-        createBatch(api, body, { count, baseKey: q.id, signal, description, ledger: held, priceUsd: q.unitPrice }),
-      );
-      const bought = batch.report.outcomes.filter((o) => o.ok && !batch.replayed.has(o.index)).length;
-      const charge = await settleCharge(api, q.unitPrice, bought);
-      await noteBalance(ledger, charge?.balanceUsd);
+      // The CLI's money path; only what is still to buy under this quote's key is held to the
+      // quote's expiry, its price and this server's --budget (the profile's rules are read now).
+      const { batch, charge } = await purchase({ api, ledger, signal }, q.input, {
+        check: (plan) => {
+          session.assertFresh(q, 'create');
+          session.assertSamePrice(q, plan.quote.unitPrice, 'create');
+          withinBudget(plan.quote.total);
+        },
+      });
       const chargedUsd = charge?.amount ?? 0;
       const value = {
         quoteId: q.id,
@@ -251,7 +244,7 @@ async function refsToQuote(
   return [...units.keys()];
 }
 
-type ExtendOutcome = BulkResult & { quoteId: string; chargedUsd: number; balanceUsd?: number; heldElsewhere: string[] };
+type ExtendOutcome = BulkResult & { quoteId: string; chargedUsd: number; balanceUsd?: number; heldElsewhere: string[]; replayed: boolean };
 
 const extendUnits = defineTool({
   name: 'extend_units',
@@ -265,49 +258,44 @@ const extendUnits = defineTool({
     quoteId: z.string(),
     ...bulkOutput,
     heldElsewhere: z.array(z.string()).describe('units another proxyctl run was extending at that moment: left to it'),
-    chargedUsd: z.number(),
+    chargedUsd: z.number().describe('USD this call charged: 0 when the quote was paid by an earlier call'),
+    replayed: z.boolean().describe('true when this is the outcome of an earlier call on the same quote (nothing charged now)'),
     balanceUsd: z.number().optional(),
   }),
   async run(a, { ctx, session, signal }) {
     const q = session.quote<ExtendQuote>(a.quoteId, 'extend');
-    if (q.outcome) return q.outcome;
+    // Paid already: the same outcome, but nothing is charged by this call, so it says 0 (an agent
+    // adding up chargedUsd counts each charge once).
+    if (q.outcome) return q.outcome.then((first) => ({ ...first, chargedUsd: 0, replayed: true }));
     // A refusal before anything was sent (expired, price, budget) is not the quote's outcome: a
     // later call may try again. Once extending has started, its outcome is the only one.
     let started = false;
     const outcome = session.paying(async (withinBudget) => {
       session.assertFresh(q, 'extend');
       const api = await ctx.api();
-      const price = await quoteExtension(api, q.period, q.refs.length);
-      session.assertSamePrice(q, price.unitPrice, 'extend');
-      assertAffordable(price, `extending ${q.refs.length} unit${q.refs.length === 1 ? '' : 's'} by ${q.period}`);
-      withinBudget(price.total);
       const ledger = await session.ledger();
-      await noteBalance(ledger, price.balanceUsd);
-      let heldElsewhere: string[] = [];
-      const report = await extendBatch({ signal }, api, {
-        refs: q.refs,
-        period: q.period,
-        // The price now, checked above to be the quoted one, and the balance now.
-        quote: price,
-        ledger,
-        pools: q.pools,
-        expiries: q.expiries,
-        // Past the budgets: from here on this is the quote's one outcome.
-        onEvent: (e) => {
-          if (e.type === 'started') started = true;
+      // The CLI's money path, on exactly the quoted units, with the expiries read at quote time.
+      const { report, heldElsewhere, charge } = await extend(
+        { api, ledger, signal },
+        { refs: q.refs, period: q.period, pools: q.pools, expiries: q.expiries },
+        {
+          check: (price) => {
+            session.assertSamePrice(q, price.unitPrice, 'extend');
+            withinBudget(price.total);
+          },
+          // Past the budgets: from here on this is the quote's one outcome.
+          onEvent: (e) => {
+            if (e.type === 'started') started = true;
+          },
         },
-        onHeldElsewhere: (refs) => {
-          heldElsewhere = refs;
-        },
-      });
-      const charge = await settleCharge(api, q.unitPrice, report.outcomes.filter((o) => o.ok).length);
-      await noteBalance(ledger, charge?.balanceUsd);
+      );
       const chargedUsd = charge?.amount ?? 0;
       const value: ExtendOutcome = {
         quoteId: q.id,
         ...bulkResult(report),
         heldElsewhere,
         chargedUsd,
+        replayed: false,
         ...(charge?.balanceUsd !== undefined ? { balanceUsd: charge.balanceUsd } : {}),
       };
       return { value, chargedUsd };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { bodyFor, modifyUnit, parseModify, readDescription } from '../../commands/units/modify.js';
 import { releaseUnit } from '../../commands/units/release.js';
 import { changeProtocol, parseChangeProtocol } from '../../commands/units/change-protocol.js';
-import { addressOf, describeMove, readBefore, sameCountryPool, swapUnit } from '../../commands/units/swap.js';
+import { addressOf, describeMove, readBefore, sameCountryPool, swapUnit } from '../../units/swap.js';
 import { UsageError } from '../../errors.js';
 import { runBulk } from '../../units/bulk.js';
 import { normalisePoolId } from '../../units/catalogue-ids.js';
@@ -73,14 +73,16 @@ const swapUnitTool = defineTool({
     previousAddress: z.string().nullable().describe('ip:port before the swap (null when it could not be read)'),
     change: z.string().describe('what changed for whoever uses the unit, as `proxyctl units swap` says it'),
   }),
-  async run(a, { ctx }) {
+  async run(a, { ctx, session }) {
     const ref = parseRef(a.ref);
     if (a.sameCountry && a.pool !== undefined) throw new UsageError('sameCountry picks the pool itself; leave out pool');
     if (!a.sameCountry && a.pool === undefined) throw new UsageError('give pool (the new pool id) or sameCountry: true');
     // Read first, as the CLI does: the old address is what the agent has to tell the unit's user is gone.
-    const before = await readBefore(ref, ctx);
-    const pool = a.sameCountry ? await sameCountryPool(ref, ctx, before) : normalisePoolId(a.pool!);
-    const unit = await swapUnit(ref, pool, ctx);
+    const api = await ctx.api();
+    const before = await readBefore(api, ref);
+    const pool = a.sameCountry ? await sameCountryPool(api, ref, before) : normalisePoolId(a.pool!);
+    // The profile's rules as they are now: a country the policy left out is refused (exit 12).
+    const unit = await swapUnit(api, await session.ledger(), ref, pool);
     return { ...unit, previousAddress: addressOf(before) ?? null, change: describeMove(ref, before, unit) };
   },
 });

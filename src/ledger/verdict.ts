@@ -1,8 +1,8 @@
-// What a dry run says about the profile's budget: the same check a real run makes (policy, then a
-// hold taken and given straight back), as a verdict instead of a refusal.
-import { PolicyError } from '../../errors.js';
-import { hasPolicy, type Ledger, underBudget } from '../../ledger/index.js';
-import type { Spend } from '../../ledger/index.js';
+// What a dry run or a quote says about the profile's budget: the same check a real run makes
+// (policy, then a hold taken and given straight back), as a verdict instead of a refusal.
+import { PolicyError } from '../errors.js';
+import { hasPolicy } from './budget.js';
+import { policyNow, underBudget, type Ledger, type Spend } from './index.js';
 
 export interface BudgetVerdict {
   ok: boolean;
@@ -12,8 +12,8 @@ export interface BudgetVerdict {
 }
 
 /** undefined when the profile has no budget or policy (nothing to say). */
-export async function budgetVerdict(ledger: Ledger, spend: Spend): Promise<BudgetVerdict | undefined> {
-  if (!hasPolicy(ledger.policy)) return undefined;
+export async function budgetVerdict(ledger: Ledger | undefined, spend: Spend): Promise<BudgetVerdict | undefined> {
+  if (!hasPolicy(policyNow(ledger))) return undefined;
   try {
     await underBudget(ledger, spend, async () => undefined);
     return { ok: true, text: 'within the budget and policy', error: undefined };
