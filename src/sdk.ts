@@ -3,6 +3,7 @@
 // paths, for use from code. Like every module but src/cli.ts it never touches `process`: the
 // caller passes the key, the base URL, the environment (for HTTP(S)_PROXY) and the abort signal.
 // Nothing in src imports this file (the `sdk-is-an-entry` layer rule).
+import { getUnit, readBalance } from './api/endpoints.js';
 import { ApiClient, checkBaseUrl, type AsyncCache } from './api/index.js';
 import type { Env } from './io.js';
 import { purchase } from './units/purchase.js';
@@ -11,7 +12,6 @@ import { extendSafely } from './units/extend-safely.js';
 import { newBaseKey } from './units/idempotency.js';
 import type { CreateBody, Extended, Unit } from './units/types.js';
 import { userAgent } from './version.js';
-import * as shapes from './api/shapes.js';
 import { Journal, type Ledger, type SpendPolicy } from './ledger/index.js';
 
 export {
@@ -151,12 +151,12 @@ export class ResellerClient extends ApiClient {
 
   /** GET /account: the balance in USD. */
   async balance(): Promise<number> {
-    return (await this.get('/account', shapes.account)).balanceUsd;
+    return readBalance(this);
   }
 
   /** GET /units/{ref}. */
   async unit(ref: string): Promise<Unit> {
-    return this.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+    return getUnit(this, ref);
   }
 }
 
@@ -241,7 +241,7 @@ export async function extendUnitSafely(client: ApiClient, options: { ref: string
   const ledger = ledgerOf(client);
   if (!ledger) return extendSafely(client, { ref: options.ref, period: options.period });
   // The CLI's money path on one unit: its pool for the policy's countries, the hold on its ref.
-  const unit = await client.get(`/units/${encodeURIComponent(options.ref)}`, shapes.unit);
+  const unit = await getUnit(client, options.ref);
   const pools = new Map(unit.poolId ? [[options.ref, unit.poolId]] : []);
   const { report, heldElsewhere } = await extend(
     { api: client, ledger, signal: new AbortController().signal },

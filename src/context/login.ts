@@ -1,11 +1,12 @@
 // Logging in: ask for (or read) the base URL and key, verify the key with GET /account, and only
 // then save the profile. Shared by `proxyctl login` and by commands that find no key on a TTY.
+import { getAccount } from '../api/endpoints.js';
 import type { Context } from './types.js';
 import { AuthMissingError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import { checkBaseUrl } from '../api/index.js';
 import { PROFILE_NAME } from '../config/store.js';
-import * as shapes from '../api/shapes.js';
+import type * as shapes from '../api/shapes.js';
 import { buildApiClient } from './client.js';
 import { saveLogin, tellKeyNotes, type KeyNote, type KeyStore } from './stored-key.js';
 
@@ -79,7 +80,7 @@ export async function verifyAndSave(
   const url = checkBaseUrl(baseUrl, ctx.globals.insecure);
   const client = buildApiClient(ctx, url, apiKey);
   // A 401 here throws ApiError (exit 3) and nothing is written.
-  const account = await client.get('/account', shapes.account);
+  const account = await getAccount(client);
   const store = await ctx.config();
   // Without --profile the profile logged in to becomes current; with it, only when there is none.
   const { keyStore, notes } = await saveLogin(ctx, store, profile, client.baseUrl, apiKey, {

@@ -3,10 +3,10 @@
 // hyphen, number", so ` us-12 ` is US-12. After a miss, the catalogue is read once and the nearest
 // ids it holds are suggested ("no pool US-21; did you mean US-12?"). Reading the catalogue is best
 // effort: when it fails (GET /pools is Pro-only), the original error stands.
+import { listCatalogue, listPools } from '../api/endpoints.js';
 import type { ApiClient } from '../api/index.js';
 import { ApiError } from '../errors.js';
 import type { Pool } from './types.js';
-import * as shapes from '../api/shapes.js';
 
 /** The spec's pool id shape; ids of another shape are only trimmed. */
 const POOL_ID_SHAPE = /^[A-Za-z]{2}-\d+$/;
@@ -74,7 +74,7 @@ export interface Miss {
 
 async function catalogue(api: ApiClient): Promise<Pool[] | undefined> {
   try {
-    return (await api.get('/pools', shapes.poolList)).data;
+    return (await listPools(api)).data;
   } catch {
     return undefined;
   }
@@ -139,7 +139,7 @@ export function entryCountryCode(e: Record<string, unknown>): string | undefined
 /** Country codes the catalogue has pools in (undefined when it cannot be read). */
 async function countryCodes(api: ApiClient): Promise<string[] | undefined> {
   try {
-    const body = await api.get('/countries', shapes.catalogueList);
+    const body = await listCatalogue(api, '/countries');
     return body.data.map(entryCountryCode).filter((c): c is string => c !== undefined);
   } catch {
     return undefined;

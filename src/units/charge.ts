@@ -1,8 +1,8 @@
 // What a run of purchases or extensions cost, told after the fact: the amount from the quoted
 // unit price times the items actually charged, and the balance as the API reports it afterwards
 // (never computed: when it cannot be read, only the charge is told).
+import { readBalance } from '../api/endpoints.js';
 import type { ApiClient } from '../api/client.js';
-import * as shapes from '../api/shapes.js';
 import { cents } from './quote.js';
 
 export interface Charge {
@@ -22,7 +22,7 @@ async function balanceNow(api: ApiClient): Promise<number | undefined> {
   try {
     // Not aborted by Ctrl-C: what was charged before it is still worth telling.
     // shapes.account guarantees a finite balanceUsd.
-    return (await api.get('/account', shapes.account, undefined, { signal: null })).balanceUsd;
+    return await readBalance(api, { signal: null });
   } catch {
     return undefined;
   }

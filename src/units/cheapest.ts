@@ -2,10 +2,11 @@
 // The pool is the cheapest available one that matches, for the period being bought, so the same
 // catalogue always gives the same answer; the purchase then goes through the one purchase path
 // (planPurchase, createBatch) exactly as `--pool` would.
+import { listPools } from '../api/endpoints.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../errors.js';
 import { money } from '../output/index.js';
-import * as shapes from '../api/shapes.js';
+import type * as shapes from '../api/shapes.js';
 import { countryMiss, explainingMiss } from './catalogue-ids.js';
 import type { Pool } from './types.js';
 import { naturalCompare } from './sort.js';
@@ -49,7 +50,7 @@ export function pickCheapest(
 /** The pools at `place` as the API filters them (a country the catalogue lacks: exit 5 with the nearest). */
 export async function poolsAt(api: ApiClient, place: Place): Promise<{ pools: Pool[]; prices: shapes.Prices | undefined }> {
   const res = await explainingMiss(
-    () => api.get('/pools', shapes.poolList, { country: place.country, state: place.state, provider: place.provider }),
+    () => listPools(api, { country: place.country, state: place.state, provider: place.provider }),
     () => countryMiss(api, place.country),
   );
   return { pools: res.data, prices: res.prices };

@@ -1,6 +1,7 @@
 // One purchase that is never made twice: see idempotency.ts for the key scheme. This module owns
 // the retry decisions for POST /units; the API client makes exactly one attempt per call here
 // (plus its own waits on 429 and on requests that provably never left).
+import { createUnit, getUnit, modifyUnit } from '../api/endpoints.js';
 import type { ApiClient } from '../api/client.js';
 import { createHash } from 'node:crypto';
 import { abortableSleep, isReplay } from '../api/client.js';
@@ -9,7 +10,6 @@ import { deriveIdempotencyKey } from './idempotency.js';
 import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
 import { runBulk, UpstreamBreaker, type BulkOptions, type BulkReport } from './bulk.js';
-import * as shapes from '../api/shapes.js';
 import { createEntry, enter, type Ledger } from '../ledger/index.js';
 
 export interface CreateOptions {
@@ -231,7 +231,7 @@ export async function createSafely(api: ApiClient, body: CreateBody, opts: Creat
       // Registered while on the wire: a second Ctrl-C exits without waiting and names this key.
       const res = await purchasesInFlight.during(
         { what: `purchase #${opts.index + 1}`, idempotencyKey: key, resumeKey: opts.baseKey },
-        () => api.request('POST', '/units', shapes.unit, { body, headers: { 'idempotency-key': key }, retry: 'not-sent' }),
+        () => createUnit(api, body, key),
       );
       const replayed = isReplay(res.headers);
       const other = replayed ? replayedOther(body, res.data, key) : undefined;
@@ -405,7 +405,7 @@ export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOpti
 /** A unit an earlier run bought, as the API has it now (one that is gone is shown by its ref alone). */
 async function boughtEarlier(api: ApiClient, ref: string): Promise<{ ok: true; unit: Unit } | { ok: false; error: unknown }> {
   try {
-    return { ok: true, unit: await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit) };
+    return { ok: true, unit: await getUnit(api, ref) };
   } catch (err) {
     if (err instanceof NotFoundError || (err instanceof ApiError && err.status === 404))
       return { ok: true, unit: { proxyRef: ref } as Unit };
@@ -420,7 +420,7 @@ async function boughtEarlier(api: ApiClient, ref: string): Promise<{ ok: true; u
 async function tag(api: ApiClient, unit: Unit, description: string, untagged: Map<string, string>): Promise<Unit> {
   if (unit.description === description) return unit;
   try {
-    await api.request('PATCH', `/units/${encodeURIComponent(unit.proxyRef)}`, shapes.modified, { body: { description } });
+    await modifyUnit(api, unit.proxyRef, { description });
     return { ...unit, description };
   } catch (err) {
     untagged.set(unit.proxyRef, (err as Error).message);

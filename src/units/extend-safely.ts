@@ -2,11 +2,11 @@
 // the request provably never left (refused, DNS, connect timeout) or on 429 (the client's
 // 'not-sent' policy). After an ambiguous failure (reset, timeout, 5xx) the unit is read again and
 // its expiry compared with the one read before: later means the extension was applied.
+import { extendUnit, getUnit } from '../api/endpoints.js';
 import type { ApiClient, ApiResponse } from '../api/client.js';
 import { ApiError, ConflictError, NetworkError } from '../errors.js';
 import { requireExtended } from './not-applied.js';
 import type { Extended, ExtendResult } from './types.js';
-import * as shapes from '../api/shapes.js';
 import { enter, extendEntry, underBudget, type Ledger, type Spend } from '../ledger/index.js';
 import { runBulk, type BulkOptions, type BulkReport } from './bulk.js';
 import { stopFailingPools } from './pool-stop.js';
@@ -40,14 +40,10 @@ function extendedSince(selected: string | undefined, now: string | undefined): b
   return Number.isFinite(t0) && Number.isFinite(t1) && t1 > t0;
 }
 
-function unitPath(ref: string): string {
-  return `/units/${encodeURIComponent(ref)}`;
-}
-
 export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<Extended> {
   // Read right before the attempt, never taken from an earlier listing: another process may have
   // extended the unit since, and a later expiry after a failed attempt would read as ours.
-  const unit = await api.get(unitPath(input.ref), shapes.unit);
+  const unit = await getUnit(api, input.ref);
   if (extendedSince(input.selectedExpiry, unit.expiresAt)) {
     throw new ConflictError(
       `${input.ref} was extended elsewhere since it was selected (it now expires at ${unit.expiresAt}); not extended again`,
@@ -76,7 +72,7 @@ async function extendOnce(api: ApiClient, input: ExtendInput, before: string | u
   const { ref, period } = input;
   let res: ApiResponse<ExtendResult>;
   try {
-    res = await api.request('POST', `${unitPath(ref)}/extend`, shapes.extended, { body: { period }, retry: 'not-sent' });
+    res = await extendUnit(api, ref, period);
   } catch (err) {
     return recover(api, ref, period, before, err);
   }
@@ -96,7 +92,7 @@ async function recover(api: ApiClient, ref: string, period: string, before: stri
   let after: string | undefined;
   try {
     // Not aborted by Ctrl-C: the user needs to know whether this unit was charged.
-    after = (await api.get(unitPath(ref), shapes.unit, undefined, { signal: null })).expiresAt;
+    after = (await getUnit(api, ref, { signal: null })).expiresAt;
   } catch (readErr) {
     throw new NetworkError(
       `could not tell whether ${ref} was extended: the request failed (${(err as Error).message}) and reading the unit back failed too (${(readErr as Error).message})`,

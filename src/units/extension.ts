@@ -5,8 +5,9 @@
 // the profile's policy and daily budget as they are at this moment, the hold on the refs, each
 // unit extended at most once (extendBatch), the ledger, and the charge told from what was really
 // extended.
+import { getPrices, getUnit } from '../api/endpoints.js';
 import { money } from '../output/index.js';
-import * as shapes from '../api/shapes.js';
+import type * as shapes from '../api/shapes.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { dailyBudgetLeft, noteBalance, policyNow, type Spend } from '../ledger/index.js';
 import { budgetVerdict, type BudgetVerdict } from '../ledger/verdict.js';
@@ -83,9 +84,7 @@ async function poolsFor(run: PayingRun, input: ExtensionInput): Promise<Readonly
   if (!policyNow(run.ledger)?.allowedCountries) return known;
   const missing = input.refs.filter((r) => !known?.has(r));
   if (missing.length === 0) return known;
-  const read = await runBulk(run, missing, { verb: 'read', label: (r) => r }, (ref) =>
-    run.api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit),
-  );
+  const read = await runBulk(run, missing, { verb: 'read', label: (r) => r }, (ref) => getUnit(run.api, ref));
   for (const o of read.outcomes) if (!o.ok) throw o.error;
   if (read.pending.length > 0) throw new InterruptedError('cancelled before every unit was read; nothing was extended');
   const pools = new Map(known ?? []);
@@ -134,7 +133,7 @@ export async function planExtension(
   let input = { ...given, pools };
   let fit: Fit | undefined;
   if (input.fit) {
-    const prices = input.prices ?? (await run.api.get('/prices', shapes.prices)).prices;
+    const prices = input.prices ?? (await getPrices(run.api));
     fit = await fitExtension(run, input, prices);
     steps.onFit?.(fit);
     input = {

@@ -1,9 +1,10 @@
 // The price of a purchase against the balance, checked before anything is bought: a batch that
 // cannot be paid in full stops here (exit 6) instead of buying half of it.
+import { getPool, getPrices, readBalance } from '../api/endpoints.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, UsageError } from '../errors.js';
 import { money } from '../output/index.js';
-import * as shapes from '../api/shapes.js';
+import type * as shapes from '../api/shapes.js';
 import { assertKeyFits, itemsBoughtEarlier } from './create-safely.js';
 import type { CreateInput } from './create-input.js';
 import type { CreateBody, Pool } from './types.js';
@@ -24,14 +25,14 @@ export const cents = (n: number) => Math.round(n * 100);
 
 export async function quote(api: ApiClient, unitPrice: number, count: number): Promise<Quote> {
   // shapes.account guarantees a finite balanceUsd.
-  const { balanceUsd } = await api.get('/account', shapes.account);
+  const balanceUsd = await readBalance(api);
   const total = cents(unitPrice) * count;
   return { unitPrice, count, total: total / 100, balanceUsd, balanceAfter: (cents(balanceUsd) - total) / 100 };
 }
 
 /** The quote of extending `count` units by `period`: the price list's price (read unless given) against the balance. */
 export async function quoteExtension(api: ApiClient, period: string, count: number, prices?: Prices): Promise<Quote> {
-  const list = prices ?? (await api.get('/prices', shapes.prices)).prices;
+  const list = prices ?? (await getPrices(api));
   return quote(api, priceFor(list, period, 'an extension'), count);
 }
 
@@ -65,7 +66,7 @@ export function describeQuote(q: Quote, what: string): string {
 /** GET /pools/{id}, refused (exit 5) when the pool is not available: nothing is quoted or bought from it. */
 export async function availablePool(api: ApiClient, poolId: string): Promise<Pool> {
   const pool = await explainingMiss(
-    () => api.get(`/pools/${encodeURIComponent(poolId)}`, shapes.pool),
+    () => getPool(api, poolId),
     () => poolMiss(api, poolId, true),
   );
   if (pool.available === false) {

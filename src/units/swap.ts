@@ -1,8 +1,8 @@
 // Moving a unit to another pool, for every front door (`units swap`, the agent's swap_unit): free,
 // but it moves the unit, so the profile's allowed-countries hold for the pool it moves to, as they
 // do for a purchase (exit 12 before anything is sent).
+import { getPool, getUnit, listPools, swapUnitTo } from '../api/endpoints.js';
 import type { ApiClient } from '../api/client.js';
-import * as shapes from '../api/shapes.js';
 import { NotFoundError } from '../errors.js';
 import { checkPolicy, countryOfPool, policyNow, type Ledger } from '../ledger/index.js';
 import { escapeControl } from '../output/index.js';
@@ -20,18 +20,18 @@ export async function swapUnit(api: ApiClient, ledger: Ledger | undefined, ref: 
   assertMayMoveTo(ledger, newPoolId);
   // A second swap would move the unit again, so only a request that never left is retried.
   const res = await explainingMiss(
-    () => api.request('POST', `/units/${encodeURIComponent(ref)}/swap`, shapes.unit, { body: { newPoolId }, retry: 'not-sent' }),
+    () => swapUnitTo(api, ref, newPoolId),
     () => poolMiss(api, newPoolId, true),
   );
   // The swap answer has no status or country: the unit read back fills them in (its own fields
   // win only where the swap answer is silent). If that read fails, they are left out, not shown as "-".
-  const back = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit).catch(() => undefined);
+  const back = await getUnit(api, ref).catch(() => undefined);
   return back ? { ...back, ...res.data } : res.data;
 }
 
 /** The unit before it moves, for its old address; a failed read only leaves that out (the swap decides). */
 export async function readBefore(api: ApiClient, ref: string): Promise<Unit | undefined> {
-  return api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit).catch(() => undefined);
+  return getUnit(api, ref).catch(() => undefined);
 }
 
 export function addressOf(u: Unit | undefined): string | undefined {
@@ -70,18 +70,18 @@ export async function sameCountryPool(
   known: Unit | undefined,
   told: { seen?: (pools: readonly Pool[]) => Promise<void>; notice?: (text: string) => void } = {},
 ): Promise<string> {
-  const unit = known ?? (await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit));
+  const unit = known ?? (await getUnit(api, ref));
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   let from = { poolId: unit.poolId, country: text(unit.country), state: text(unit.state), provider: unit.provider };
   if (!from.country && unit.poolId) {
     // A unit without its placement: its pool says where it is.
-    const own = await api.get(`/pools/${encodeURIComponent(unit.poolId)}`, shapes.pool);
+    const own = await getPool(api, unit.poolId);
     from = { ...from, country: own.country, state: text(own.state), provider: from.provider ?? own.provider };
   }
   const country = from.country;
   if (!country)
     throw new NotFoundError(`cannot tell which country ${ref} is in`, { code: 'country_unknown', hint: 'pick one with --pool' });
-  const pools = (await api.get('/pools', shapes.poolList, { country })).data;
+  const pools = (await listPools(api, { country })).data;
   await told.seen?.(pools);
   const to = pickSameCountry({ ...from, country }, pools);
   if (!to)

@@ -1,19 +1,19 @@
 // What `proxyctl providers | countries | states` share: plain collections. Entry field names of countries
 // and states are not fixed by the spec, so tables show whatever fields arrive, and csv has the
 // known names first, then every other field of any entry.
+import { listCatalogue } from '../../api/endpoints.js';
 import { showList, type Shown } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import type { Query } from '../../api/index.js';
 import { withExtraFieldNames, withSpinner } from '../../output/index.js';
 import { byCountry } from '../../kit/country.js';
-import * as shapes from '../../api/shapes.js';
 import { catalogueSeen, remember } from '../../kit/remember.js';
 
 export async function fetchCollection(ctx: Context, path: string, query: Query = {}): Promise<unknown[]> {
   const api = await ctx.api();
   const country = typeof query.country === 'string' ? query.country : undefined;
   return byCountry(ctx, api, country, async () => {
-    const body = await withSpinner(ctx, 'Fetching…', () => api.get(path, shapes.catalogueList, query));
+    const body = await withSpinner(ctx, 'Fetching…', () => listCatalogue(api, path, query));
     if (Array.isArray(body)) return body;
     return Array.isArray(body?.data) ? body.data : [];
   });

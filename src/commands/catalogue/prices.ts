@@ -1,15 +1,16 @@
 // `proxyctl prices`: GET /prices. JSON is the API's object; tables show one row per period.
+import { getPriceList } from '../../api/endpoints.js';
 import type { Input } from './prices.command.js';
 import { show, showList, type Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import { money, outputMode, periodOrder, withSpinner } from '../../output/index.js';
-import * as shapes from '../../api/shapes.js';
+import type * as shapes from '../../api/shapes.js';
 
 export type PricesResponse = shapes.PriceList;
 
 export async function fetchPrices(ctx: Context): Promise<PricesResponse> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching prices…', () => api.get('/prices', shapes.prices));
+  return withSpinner(ctx, 'Fetching prices…', () => getPriceList(api));
 }
 
 export function priceRows(prices: Record<string, unknown> | undefined): { period: string; price: unknown }[] {

@@ -1,14 +1,14 @@
 // `proxyctl account`: GET /account, balance and discount.
+import { getAccount } from '../../api/endpoints.js';
 import { show, type Result } from '../../kit/action.js';
 import type { Input } from './account.command.js';
 import type { Context } from '../../context/index.js';
 import { withExtraFields, withSpinner } from '../../output/index.js';
 import { ACCOUNT_COLUMNS, type Snapshot } from './show.js';
-import * as shapes from '../../api/shapes.js';
 
 export async function fetchAccount(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching balance…', () => api.get('/account', shapes.account));
+  return withSpinner(ctx, 'Fetching balance…', () => getAccount(api));
 }
 
 export default async function handler({ ctx }: Input): Promise<Result> {

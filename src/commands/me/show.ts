@@ -1,16 +1,16 @@
 // `proxyctl me`: GET /me, the account snapshot.
+import { getSnapshot } from '../../api/endpoints.js';
 import { show, type Result } from '../../kit/action.js';
 import type { Input } from './show.command.js';
 import type { Context } from '../../context/index.js';
 import { cell, money, percent, pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
-import * as shapes from '../../api/shapes.js';
 
 export type { Snapshot } from '../../api/shapes.js';
 import type { Snapshot } from '../../api/shapes.js';
 
 export async function fetchSnapshot(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
-  return withSpinner(ctx, 'Fetching account…', () => api.get('/me', shapes.snapshot));
+  return withSpinner(ctx, 'Fetching account…', () => getSnapshot(api));
 }
 
 export const ACCOUNT_COLUMNS: Column<Snapshot>[] = [

@@ -1,5 +1,6 @@
 // `proxyctl me uptime`: the account-wide uptime and a per-unit table coloured by health. The
 // window is checked here (day 1-30, ISO dates, from before to, 30-day cap) before any request.
+import { getUptime } from '../../api/endpoints.js';
 import { stripVTControlCharacters } from 'node:util';
 import type { Input } from './uptime.command.js';
 import { emit, finished, show, showList, showText, type Result } from '../../kit/action.js';
@@ -19,7 +20,6 @@ import {
   type Column,
   type Paint,
 } from '../../output/index.js';
-import * as shapes from '../../api/shapes.js';
 import type { UnitUptime, Uptime } from '../../api/shapes.js';
 
 export type { UnitUptime, Uptime };
@@ -89,7 +89,7 @@ export function parseOptions(flags: Input['flags'], now: Date): UptimeOptions {
 export async function fetchUptime(opts: UptimeOptions, ctx: Context): Promise<Uptime> {
   const api = await ctx.api();
   const query: Query = { day: opts.day, from: opts.from, to: opts.to };
-  return withSpinner(ctx, 'Fetching uptime…', () => api.get('/me/uptime', shapes.uptime, query, { budget: 'uptime' }));
+  return withSpinner(ctx, 'Fetching uptime…', () => getUptime(api, query));
 }
 
 /** Health colour: green from 99%, yellow from 95%, red below. */

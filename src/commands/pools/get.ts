@@ -1,4 +1,5 @@
 // `proxyctl pools get POOL_ID`: GET /pools/{poolId}.
+import { getPool } from '../../api/endpoints.js';
 import { show, type Result, type Shown } from '../../kit/action.js';
 import type { Input } from './get.command.js';
 import type { Context } from '../../context/index.js';
@@ -6,7 +7,6 @@ import { UsageError } from '../../errors.js';
 import { pricesText, withExtraFields, withSpinner, type Column } from '../../output/index.js';
 import { POOL_KEYS, poolColumns, type Pool } from './columns.js';
 import { explainingMiss, normalisePoolId, poolMiss } from '../../units/catalogue-ids.js';
-import * as shapes from '../../api/shapes.js';
 import { catalogueSeen, remember } from '../../kit/remember.js';
 
 export function checkPoolId(id: string): string {
@@ -19,7 +19,7 @@ export async function fetchPool(poolId: string, ctx: Context): Promise<Pool> {
   const api = await ctx.api();
   return withSpinner(ctx, 'Fetching pool…', () =>
     explainingMiss(
-      () => api.get(`/pools/${encodeURIComponent(poolId)}`, shapes.pool),
+      () => getPool(api, poolId),
       () => poolMiss(api, poolId),
     ),
   );

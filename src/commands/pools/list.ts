@@ -1,4 +1,4 @@
-// `proxyctl pools [list]`: GET /pools with optional filters. JSON prints the `data` array.
+import { listPools as getPoolList } from '../../api/endpoints.js';
 import { showList, type Result } from '../../kit/action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
@@ -6,7 +6,6 @@ import { UsageError } from '../../errors.js';
 import { withExtraFieldNames, withExtraFields, withSpinner } from '../../output/index.js';
 import { byCountry, countryCode } from '../../kit/country.js';
 import { POOL_FIELDS, POOL_KEYS, poolColumns, type Pool } from './columns.js';
-import * as shapes from '../../api/shapes.js';
 import { catalogueSeen, remember } from '../../kit/remember.js';
 
 export interface ListOptions {
@@ -26,7 +25,7 @@ export async function listPools(opts: ListOptions, ctx: Context): Promise<{ data
   // A country without pools is said after the spinner, with the nearest codes that have some.
   const data = await byCountry(ctx, api, opts.country, async () => {
     const body = await withSpinner(ctx, 'Fetching pools…', () =>
-      api.get('/pools', shapes.poolList, {
+      getPoolList(api, {
         provider: opts.provider,
         country: opts.country,
         state: opts.state,

@@ -3,6 +3,7 @@
 // a proxyctl sandbox (so a profile of a real API gets an exit 2, not stray control requests). The
 // main key: PROXYCTL_API_KEY, else (for the profile's sandbox) the profile's key, else the sandbox's
 // default key.
+import { getOpenapi } from '../../api/endpoints.js';
 import { type ApiClient, checkBaseUrl } from '../../api/index.js';
 import type { Context } from '../../context/index.js';
 import { nonEmpty } from '../../context/index.js';
@@ -39,9 +40,9 @@ async function sandboxAddress(ctx: Context): Promise<SandboxAddress> {
 
 /** Its openapi.json marks it (`info["x-proxyctl-sandbox"]`); unreachable is the transport's error, with its hint. */
 async function isSandbox(api: ApiClient): Promise<boolean> {
-  const [{ findOperations }, shapes] = await Promise.all([import('../../api/discovery.js'), import('../../api/shapes.js')]);
+  const [{ findOperations }, _shapes] = await Promise.all([import('../../api/discovery.js'), import('../../api/shapes.js')]);
   try {
-    return findOperations(await api.get('/openapi.json', shapes.openapi, undefined, { retry: 'not-sent' })).sandboxEcho !== undefined;
+    return findOperations(await getOpenapi(api, { retry: 'not-sent' })).sandboxEcho !== undefined;
   } catch (err) {
     if ((err instanceof ApiError && (err.status === 404 || err.status === 405)) || err instanceof BadResponseError) return false;
     throw err;

@@ -1,4 +1,5 @@
 // `units change-protocol REF --protocol P`: free; http_noauth needs exactly one whitelisted IP.
+import { changeUnitProtocol } from '../../api/endpoints.js';
 import { show, type Result } from '../../kit/action.js';
 import type { Input } from './change-protocol.command.js';
 import type { Context } from '../../context/index.js';
@@ -38,10 +39,7 @@ export function parseChangeProtocol(f: Flags): ChangeProtocolBody {
 
 export async function changeProtocol(ref: string, body: ChangeProtocolBody, ctx: Context): Promise<Unit> {
   const api = await ctx.api();
-  const res = await api.request('POST', `/units/${encodeURIComponent(ref)}/change-protocol`, shapes.unit, {
-    body,
-    retry: 'not-sent',
-  });
+  const res = await changeUnitProtocol(api, ref, body, { retry: 'not-sent' });
   return res.data;
 }
 

@@ -1,5 +1,6 @@
 // `units extend REF... --period P`: the whole batch priced against the balance first, then each
 // unit extended at most once (src/units/extend-safely.ts decides after ambiguous failures).
+import { getPrices } from '../../api/endpoints.js';
 import { emit, finished, show, type Result } from '../../kit/action.js';
 import type { Input } from './extend.command.js';
 import type { Context } from '../../context/index.js';
@@ -11,7 +12,6 @@ import { assertAffordable, assertWithinMaxSpend, describeQuote, parseUsd } from 
 import type { ExtendResult } from '../../units/types.js';
 import { quoteView } from '../../units/view.js';
 import { duplicateRefs, parsePeriod, parseRefs, type Period } from '../../units/validate.js';
-import * as shapes from '../../api/shapes.js';
 import type { Prompter } from '../../context/prompt.js';
 import { rerunCommand } from './rerun.js';
 import { askForMissing, CHARGES, confirmCharge, PERIOD_LIST, periodChoices, printQuote } from './ask.js';
@@ -142,7 +142,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     cancelled: CHARGES.extend.cancelled,
   });
   const api = await ctx.api();
-  const { prices } = await api.get('/prices', shapes.prices);
+  const prices = await getPrices(api);
   const which = refs.length > 3 ? `${refs.length} units` : refs.join(', ');
   const period = await select({ message: escapeControl(`Extend ${which} by`), choices: periodChoices(prices, refs.length > 1) });
   await extendUnits({ refs, period, dryRun, confirm, prices, maxSpend, fit }, ctx);

@@ -1,7 +1,7 @@
 // `units get REF`: one unit, with its connection string.
+import { getUnit } from '../../api/endpoints.js';
 import type { Input } from './get.command.js';
 import { show, type Result } from '../../kit/action.js';
-import * as shapes from '../../api/shapes.js';
 import { withConnFormat } from '../../output/conn.js';
 import { parseRef } from '../../units/validate.js';
 import { unitDetailView } from '../../units/view.js';
@@ -11,7 +11,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const view = withConnFormat(ctx, unitDetailView, flags.connFormat);
   const ref = parseRef(raw);
   const api = await ctx.api();
-  const unit = await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+  const unit = await getUnit(api, ref);
   await remember(ctx, unitsSeen([unit]));
   return show(unit, view);
 }

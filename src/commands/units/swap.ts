@@ -1,4 +1,5 @@
 // `units swap REF --pool NEW`: free, keeps the remaining time; prints the new connection.
+import { getUnit, listPools } from '../../api/endpoints.js';
 import { show, type Result } from '../../kit/action.js';
 import type { Input } from './swap.command.js';
 import type { Context } from '../../context/index.js';
@@ -11,7 +12,6 @@ import { catalogueSeen, remember, unitsSeen } from '../../kit/remember.js';
 import { normalisePoolId } from '../../units/catalogue-ids.js';
 import { parseRef } from '../../units/validate.js';
 import { changedUnitView, unitDetailView } from '../../units/view.js';
-import * as shapes from '../../api/shapes.js';
 import { askForMissing, poolChoice, poolWhere } from './ask.js';
 
 /** The detail view without the rows a unit lacks (`status -` says nothing). */
@@ -29,8 +29,8 @@ async function askPool(ref: string, ctx: Context): Promise<{ pool: string; unit:
     cancelled: 'cancelled; nothing was swapped',
   });
   const api = await ctx.api();
-  const unit = (await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit)) as Unit & { country?: string };
-  const catalogue = (await api.get('/pools', shapes.poolList)).data;
+  const unit = (await getUnit(api, ref)) as Unit & { country?: string };
+  const catalogue = (await listPools(api)).data;
   await remember(ctx, catalogueSeen(catalogue));
   const pools = catalogue.filter((p) => p.poolId !== unit.poolId);
   if (pools.length === 0) throw new UsageError('the server lists no other pool to swap to');

@@ -1,9 +1,6 @@
-// webhook delete (also `disable --remove`): DELETE /webhook removes the URL and the secret, and
-// the URL `webhook disable` remembered for this API is forgotten too. Both are named, so nothing
-// goes unseen.
+import { deleteWebhook as deleteWebhookConfig } from '../../api/endpoints.js';
 import type { Input } from './delete.command.js';
 import { emit, finished, type Result } from '../../kit/action.js';
-import * as shapes from '../../api/shapes.js';
 import type { Context } from '../../context/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { getWebhook, showConfig } from './get.js';
@@ -13,7 +10,7 @@ import { forgetWebhook, rememberedWebhook } from './disabled-webhook.js';
 export async function deleteWebhook(ctx: Context): Promise<number> {
   const api = await ctx.api();
   const { url } = await getWebhook(ctx);
-  const res = await api.request('DELETE', '/webhook', shapes.webhookDisabled);
+  const res = await deleteWebhookConfig(api);
   const { saved } = await rememberedWebhook(ctx, api);
   await forgetWebhook(ctx, api);
   await emit(ctx, showConfig((res.data ?? { enabled: false }) as WebhookConfig));

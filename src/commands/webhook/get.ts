@@ -1,15 +1,14 @@
-// webhook get: GET /webhook. Tables mask the secret; JSON passes it through as the API sent it.
+import { getWebhook as readWebhook } from '../../api/endpoints.js';
 import type { Input } from './get.command.js';
 import { emit, finished, show, type Result, type Shown } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { rememberedWebhook } from './disabled-webhook.js';
 import { configColumns } from './columns.js';
-import * as shapes from '../../api/shapes.js';
 
 export async function getWebhook(ctx: Context): Promise<WebhookConfig> {
   const api = await ctx.api();
-  return api.get('/webhook', shapes.webhookConfig);
+  return readWebhook(api);
 }
 
 /** A webhook as `get`, `disable`, `delete` and an unchanged `enable` show it: the secret masked. */

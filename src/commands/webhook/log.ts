@@ -2,6 +2,7 @@
 // --limit N deliveries, the one page --page/--page-size ask for, or --follow,
 // which polls the log (back to the last delivery seen and the oldest pending one) and prints
 // each new delivery once and each change of state once.
+import { deliveryPages, getDeliveryPage } from '../../api/endpoints.js';
 import type { Input } from './log.command.js';
 import { emit, showList, showText, type Result } from '../../kit/action.js';
 import { parseInteger } from '../../kit/options.js';
@@ -14,7 +15,6 @@ import { cell, escapeDeep, humanDuration, jsonLine, outputMode, paintFor } from 
 import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
 import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, deliveryLogColumns, paintStatus } from './columns.js';
-import * as shapes from '../../api/shapes.js';
 
 type LogFlags = Input['flags'];
 
@@ -58,7 +58,7 @@ export function parseLogFlags(flags: LogFlags): LogOptions {
 const SHOWN_AT_START = 10;
 
 function firstPage(api: ApiClient, query: Query): Promise<{ data?: Delivery[] }> {
-  return api.get('/webhook/deliveries', shapes.deliveryPage, query);
+  return getDeliveryPage(api, query);
 }
 
 /** "2026-01-01T10:00:00Z": a time the server gave, to the second; "-" when it gave none. */
@@ -102,7 +102,7 @@ async function poll(api: ApiClient, query: Query & { pageSize: number }, tracker
   const horizon = tracker.horizon();
   const items: Delivery[] = [];
   for (let page = 1; page <= MAX_PAGES_PER_POLL; page++) {
-    const body = await api.get('/webhook/deliveries', shapes.deliveryPage, { ...query, page });
+    const body = await getDeliveryPage(api, { ...query, page });
     const data = Array.isArray(body?.data) ? body.data : [];
     items.push(...data);
     const p = body?.pagination;
@@ -145,7 +145,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const columns = outputMode(ctx) === 'table' ? deliveryLogColumns(ctx.now().getTime()) : deliveryColumns;
   const view = { columns, fields: DELIVERY_FIELDS, empty: 'No deliveries found.' };
   if (!opts.onePage) {
-    const pages = api.pages('/webhook/deliveries', shapes.delivery, opts.query, { readAhead: opts.limit === undefined });
+    const pages = deliveryPages(api, opts.query, { readAhead: opts.limit === undefined });
     return showList({ pages: takePages(pages, opts.limit) }, view);
   }
   const body = await firstPage(api, opts.query);

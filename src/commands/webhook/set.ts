@@ -1,5 +1,6 @@
 // webhook set URL: PATCH /webhook { url }. The API returns the secret once; we show it once, say
 // so, and put it in the JSON output for scripts.
+import { setWebhookUrl } from '../../api/endpoints.js';
 import type { Input } from './set.command.js';
 import { emit, finished, show, type Result } from '../../kit/action.js';
 import { isLoopbackHost } from '../../api/index.js';
@@ -7,7 +8,6 @@ import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import type { WebhookConfig } from '../../webhooks/events.js';
 import { configColumns } from './columns.js';
-import * as shapes from '../../api/shapes.js';
 
 export interface SetOptions {
   url: string;
@@ -35,7 +35,7 @@ export function parseWebhookUrl(raw: string): SetOptions {
 
 export async function setWebhook(ctx: Context, opts: SetOptions): Promise<WebhookConfig> {
   const api = await ctx.api();
-  const res = await api.request('PATCH', '/webhook', shapes.webhookConfig, { body: { url: opts.url } });
+  const res = await setWebhookUrl(api, opts.url);
   return res.data;
 }
 

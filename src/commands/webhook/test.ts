@@ -1,6 +1,7 @@
 // webhook test: fire the sample event through the real pipeline (operation resolved from the
 // server's description, default POST /webhook/test → 202 + delivery record), then follow that
 // delivery in the log until its first attempt has an outcome.
+import { getDeliveryPage } from '../../api/endpoints.js';
 import type { Input } from './test.command.js';
 import { emit, finished, show, type Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
@@ -32,7 +33,7 @@ async function awaitOutcome(ctx: Context, api: ApiClient, fired: TestDelivery, w
   let latest: TestDelivery = fired;
   while (!settled(latest) && Date.now() < deadline) {
     await abortableSleep(POLL_MS, ctx.signal);
-    const page = await api.get('/webhook/deliveries', shapes.deliveryPage, { event: fired.event, pageSize: 25 });
+    const page = await getDeliveryPage(api, { event: fired.event, pageSize: 25 });
     latest = (Array.isArray(page?.data) ? page.data : []).find((d) => d.id === fired.id) ?? latest;
   }
   return latest;

@@ -12,8 +12,8 @@
 //
 // Every charge runs within the profile's policy and daily budget (underBudget) and the server's
 // --budget, and is entered in the ledger with source `mcp`.
+import { allUnits, getUnit } from '../../api/endpoints.js';
 import { z } from 'zod';
-import * as shapes from '../../api/shapes.js';
 import { budgetVerdict } from '../../ledger/verdict.js';
 import type { Spend } from '../../ledger/index.js';
 import { PERIODS, PROTOCOLS } from '../../api/enums.js';
@@ -203,9 +203,7 @@ const quoteExtend = defineTool({
     const refs = await refsToQuote(a, api, ctx.now().getTime());
     // Each unit read now: its pool for the policy's countries, its expiry so that a unit extended
     // elsewhere before the quote is paid is not extended a second time.
-    const read = await runBulk({ signal }, refs, { verb: 'read', label: (r) => r }, (ref) =>
-      api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit),
-    );
+    const read = await runBulk({ signal }, refs, { verb: 'read', label: (r) => r }, (ref) => getUnit(api, ref));
     // A unit that cannot be read (an unknown ref: exit 5) is the quote's failure.
     for (const o of read.outcomes) if (!o.ok) throw o.error;
     if (read.pending.length > 0) throw new InterruptedError('cancelled before every unit was read; nothing was quoted');
@@ -239,7 +237,7 @@ async function refsToQuote(
     return parseRefs(a.refs!);
   }
   const criteria = { hours: a.expiringWithinHours!, poolId: normalisePoolIdFlag(a.pool), text: a.descriptionContains };
-  const units = await collectExpiring(api.all('/units', shapes.unit, expiringQuery(criteria)), criteria, now);
+  const units = await collectExpiring(allUnits(api, expiringQuery(criteria)), criteria, now);
   if (units.size === 0) throw new NotFoundError(nothingExpiring(criteria), { code: 'nothing_to_renew' });
   return [...units.keys()];
 }
