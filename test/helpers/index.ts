@@ -17,6 +17,7 @@
 // - package.ts         the package as users get it: packClean() (npm pack from a clean copy), installGlobally(), installInProject()
 // - shell.ts           real shells completing proxyctl: shellEnv(), bashCompletions(), shellOnPty(), hasShell()
 // - secret-service.ts  an OS keyring of the test's own (private D-Bus + gnome-keyring): startSecretService(), secretServiceMissing()
+// - tools.ts           programs a test runs that a machine may lack: notInstalled(), needing() (a skipped title says why)
 // - tls.ts             certificates made with openssl (a test CA, self-signed, expired, another host) and an HTTPS target: makeTestCertificates(), startHttpsTarget()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
@@ -39,3 +40,4 @@ export * from './proxy-client.js';
 export * from './shell.js';
 export * from './secret-service.js';
 export * from './tls.js';
+export * from './tools.js';
