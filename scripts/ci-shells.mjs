@@ -1,7 +1,8 @@
 // Before the suite on CI: some tests run only where optional programs exist, and a fresh CI machine
 // has bash alone. The zsh and fish completion tests need those shells; the OS keyring tests need a
 // Secret Service of their own (a private D-Bus session bus and gnome-keyring on it:
-// test/helpers/secret-service.ts). When CI is set, we are root and apt-get is there, install them
+// test/helpers/secret-service.ts); the sandbox's proxies are tried with curl; the terminal tests
+// run the binary on a pty through script(1); the TLS tests make certificates with openssl. When CI is set, we are root and apt-get is there, install them
 // from Debian's packages so the tests run for real; anything else (a developer's machine, no root,
 // no apt, no network) leaves the machine alone and the tests skip, saying so. Never fails the run.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -12,6 +13,9 @@ const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ign
 const NEEDS = [
   { tests: 'zsh completion', commands: ['zsh'], packages: ['zsh'] },
   { tests: 'fish completion', commands: ['fish'], packages: ['fish'] },
+  { tests: 'curl through the sandbox', commands: ['curl'], packages: ['curl'] },
+  { tests: 'terminal (pty)', commands: ['script'], packages: ['bsdutils'] },
+  { tests: 'TLS certificates', commands: ['openssl'], packages: ['openssl'] },
   {
     tests: 'OS keyring',
     commands: ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon'],

@@ -2,8 +2,11 @@
 // (a commander builder typed by @commander-js/extra-typings, so positionals and flags need no
 // hand-written types; its output formats; its examples; a lazy `load` of the handler), and
 // `<verb>.ts` holds the handler, `export default async function handler(input: Input)`.
-// Registration builds the whole tree up front (so `--help` and completion know every command and
-// option) while the handler's module is a dynamic import, loaded only when that command runs.
+// Registration (`register`) builds only the branch of the command tree the typed words name
+// (`commandWords` in src/main.ts): `units list` builds `units` and its `list`, nothing else. A level
+// the words do not settle gets every command there and all below it, and `help` and `__complete`
+// get the whole tree, so help and completion still know every command and option. A handler's
+// module is a dynamic import, loaded only when that command runs.
 //
 // Adding a verb: copy units/get.command.ts and units/get.ts, and add one entry to
 // `<noun>/index.ts`. Flags that other commands also take come from options.ts.

@@ -8,7 +8,7 @@
 import type { BaseContext as Context } from '../globals.js';
 import { UsageError } from '../errors.js';
 import { connString, type UnitLike } from './format.js';
-import type { View } from './index.js';
+import type { View } from './view.js';
 
 import { CONN_PLACEHOLDERS, CONN_PRESETS } from './conn-names.js';
 

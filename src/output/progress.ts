@@ -5,7 +5,7 @@ import { clearLine, cursorTo } from 'node:readline';
 import type { BaseContext as Context } from '../globals.js';
 import { escapeControl } from './escape.js';
 import { bar, humanDuration, money } from './format.js';
-import { paintFor } from './index.js';
+import { paintFor } from './paint.js';
 
 export type ProgressEvent =
   | { type: 'started'; verb: string; total: number }

@@ -2,9 +2,9 @@
 // raw bytes before anything parses it; valid deliveries are answered at once (the service allows
 // 5 seconds), then optionally relayed byte for byte to --forward-to and reported.
 import { setTimeout as delay } from 'node:timers/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature } from './signature.js';
+import { type Verification, verifySignature } from './signature.js';
 import { deliveryKey } from './dedupe.js';
 import type { EventPayload } from './events.js';
 
@@ -141,112 +141,169 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer, tooLarge: boolean) => {
     const receivedAt = now().toISOString();
-    const event = header(req, 'x-service-event');
-    const attemptId = header(req, 'x-service-delivery');
     const reject = (status: number, reason: RejectedDelivery['reason']) => {
       answer(res, status, { error: reason });
-      opts.onRecord({ type: 'rejected', receivedAt, event, attemptId, reason, status });
+      const event = header(req, 'x-service-event');
+      opts.onRecord({ type: 'rejected', receivedAt, event, attemptId: header(req, 'x-service-delivery'), reason, status });
     };
     if (req.method !== 'POST') return reject(405, 'method not allowed');
     if (tooLarge) return reject(413, 'body too large');
-    const signature = header(req, 'x-service-signature');
-    let v = verifySignature(body, signature, opts.secrets());
-    if (!v.ok && v.reason === 'mismatch' && opts.refreshSecrets && (await refreshWithin(opts.refreshSecrets, REFRESH_BUDGET_MS))) {
-      v = verifySignature(body, signature, opts.secrets());
-    }
-    if (!v.ok)
-      return reject(
-        400,
-        v.reason === 'missing' ? 'missing signature' : v.reason === 'malformed' ? 'malformed signature' : 'signature mismatch',
-      );
+    const v = await verifyDelivery(req, body, opts);
+    if (!v.ok) return reject(400, REJECTED_SIGNATURE[v.reason]);
     // Only a verified body is parsed.
-    let payload: EventPayload;
-    try {
-      payload = JSON.parse(body.toString('utf8')) as EventPayload;
-      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new Error('not an object');
-    } catch {
-      return reject(400, 'body is not JSON');
-    }
+    const payload = parsePayload(body);
+    if (!payload) return reject(400, 'body is not JSON');
     const deliveryId = typeof payload.id === 'string' ? payload.id : undefined;
-    const key = deliveryKey(deliveryId, body);
-    const count = (seen.get(key) ?? 0) + 1;
-    seen.delete(key);
-    seen.set(key, count);
-    if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value as string);
+    const count = noteSeen(seen, deliveryKey(deliveryId, body));
     answer(res, 200, { received: true });
-    const record: ReceivedDelivery = {
-      type: 'delivery',
-      receivedAt,
-      event: payload.event ?? event,
-      deliveryId,
-      eventId: deliveryId,
-      attemptId,
-      timestamp: header(req, 'x-service-timestamp'),
-      secretIndex: v.secretIndex,
-      seen: count,
-      redelivery: count > 1,
-      test: payload.test === true,
-      status: 200,
-      payload,
-    };
+    const record = deliveryRecord(req, receivedAt, payload, v.secretIndex, count);
     const onAnswered = opts.onAnswered;
-    if (onAnswered) {
-      if (res.writableFinished) onAnswered(record, body);
-      else res.once('finish', () => onAnswered(record, body));
-    }
+    if (onAnswered) afterAnswer(res, () => onAnswered(record, body));
     if (!opts.forwardTo) return opts.onRecord(record);
-    // The delivery is reported exactly once: with the relay's outcome, or, when the receiver stops
-    // while the relay is still running, as interrupted (it was acknowledged, so it must not vanish).
-    const forwardTo = opts.forwardTo;
-    const started = Date.now();
-    let reported = false;
-    const report = (forward: ForwardResult) => {
-      if (reported) return;
-      reported = true;
-      opts.onRecord({ ...record, forward });
-    };
-    const p = forwardDelivery(forwardTo, body, relayHeaders(req)).then(report);
-    inFlight.set(p, () => report({ url: forwardTo, error: 'receiver stopped before the relay answered', ms: Date.now() - started }));
-    void p.finally(() => inFlight.delete(p));
+    relay(opts.forwardTo, req, body, inFlight, (forward) => opts.onRecord({ ...record, forward }));
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => {
-      handle(req, res, Buffer.concat(chunks), tooLarge).catch(() => {
-        if (!res.headersSent) answer(res, 500, { error: 'receiver error' });
-      });
-    });
-    req.on('error', () => res.destroy());
-  });
+  const server = createServer((req, res) => readBody(req, res, handle));
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, opts.port, opts.host);
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${host}:${port}/`,
     port,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await Promise.race([Promise.allSettled([...inFlight.keys()]), new Promise((r) => setTimeout(r, 2_000).unref())]);
-      for (const abandon of inFlight.values()) abandon();
-      inFlight.clear();
-      server.closeAllConnections();
-      await closed;
-    },
+    close: () => stop(server, inFlight),
   };
+}
+
+/** The request's body, up to MAX_BODY_BYTES (beyond it, only that it was too large), then `handle`. */
+function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handle: (req: IncomingMessage, res: ServerResponse, body: Buffer, tooLarge: boolean) => Promise<void>,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > MAX_BODY_BYTES) tooLarge = true;
+    else chunks.push(c);
+  });
+  req.on('end', () => {
+    handle(req, res, Buffer.concat(chunks), tooLarge).catch(() => {
+      if (!res.headersSent) answer(res, 500, { error: 'receiver error' });
+    });
+  });
+  req.on('error', () => res.destroy());
+}
+
+const REJECTED_SIGNATURE = {
+  missing: 'missing signature',
+  malformed: 'malformed signature',
+  mismatch: 'signature mismatch',
+} as const satisfies Record<string, RejectedDelivery['reason']>;
+
+/** The signature checked against the raw bytes; on a mismatch, once more after the secrets are re-read. */
+async function verifyDelivery(req: IncomingMessage, body: Buffer, opts: ReceiverOptions): Promise<Verification> {
+  const signature = header(req, 'x-service-signature');
+  const v = verifySignature(body, signature, opts.secrets());
+  if (!v.ok && v.reason === 'mismatch' && opts.refreshSecrets && (await refreshWithin(opts.refreshSecrets, REFRESH_BUDGET_MS))) {
+    return verifySignature(body, signature, opts.secrets());
+  }
+  return v;
+}
+
+/** A verified body as the event it carries: a JSON object, else undefined. */
+function parsePayload(body: Buffer): EventPayload | undefined {
+  try {
+    const payload = JSON.parse(body.toString('utf8')) as EventPayload;
+    return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How often the delivery under `key` has now been seen (1 the first time); the least recent is forgotten past MAX_REMEMBERED. */
+function noteSeen(seen: Map<string, number>, key: string): number {
+  const count = (seen.get(key) ?? 0) + 1;
+  seen.delete(key);
+  seen.set(key, count);
+  if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value as string);
+  return count;
+}
+
+function deliveryRecord(
+  req: IncomingMessage,
+  receivedAt: string,
+  payload: EventPayload,
+  secretIndex: number,
+  count: number,
+): ReceivedDelivery {
+  const deliveryId = typeof payload.id === 'string' ? payload.id : undefined;
+  return {
+    type: 'delivery',
+    receivedAt,
+    event: payload.event ?? header(req, 'x-service-event'),
+    deliveryId,
+    eventId: deliveryId,
+    attemptId: header(req, 'x-service-delivery'),
+    timestamp: header(req, 'x-service-timestamp'),
+    secretIndex,
+    seen: count,
+    redelivery: count > 1,
+    test: payload.test === true,
+    status: 200,
+    payload,
+  };
+}
+
+/** Runs `fn` once the answer has been sent in full (the response's finish). */
+function afterAnswer(res: ServerResponse, fn: () => void): void {
+  if (res.writableFinished) fn();
+  else res.once('finish', fn);
+}
+
+/**
+ * Relays the delivery to --forward-to. The delivery is reported exactly once: with the relay's
+ * outcome, or, when the receiver stops while the relay is still running, as interrupted (it was
+ * acknowledged, so it must not vanish).
+ */
+function relay(
+  forwardTo: string,
+  req: IncomingMessage,
+  body: Buffer,
+  inFlight: Map<Promise<unknown>, () => void>,
+  onForwarded: (forward: ForwardResult) => void,
+): void {
+  const started = Date.now();
+  let reported = false;
+  const report = (forward: ForwardResult) => {
+    if (reported) return;
+    reported = true;
+    onForwarded(forward);
+  };
+  const p = forwardDelivery(forwardTo, body, relayHeaders(req)).then(report);
+  inFlight.set(p, () => report({ url: forwardTo, error: 'receiver stopped before the relay answered', ms: Date.now() - started }));
+  void p.finally(() => inFlight.delete(p));
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Stops accepting, waits up to 2 s for relays in flight (those still running are reported interrupted), then closes every connection. */
+async function stop(server: Server, inFlight: Map<Promise<unknown>, () => void>): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.race([Promise.allSettled([...inFlight.keys()]), new Promise((r) => setTimeout(r, 2_000).unref())]);
+  for (const abandon of inFlight.values()) abandon();
+  inFlight.clear();
+  server.closeAllConnections();
+  await closed;
 }

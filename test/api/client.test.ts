@@ -14,8 +14,14 @@ afterEach(async () => {
 
 const KEY = 'sk_test_secret_key_123456';
 
+/**
+ * A client whose waits take no time: `sleep` moves its clock on by what it was asked to wait, so a
+ * rate budget waiting for a window's end sees it come at once (with only `sleep` faked, the budget
+ * looked at the real clock again and again until the window had really passed).
+ */
 function client(url: string, extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
   const slept: number[] = [];
+  let clock = Date.now();
   const c = new ApiClient({
     baseUrl: url,
     apiKey: KEY,
@@ -23,8 +29,10 @@ function client(url: string, extra: Partial<ConstructorParameters<typeof ApiClie
     env: {},
     signal: new AbortController().signal,
     userAgent: 'proxyctl/test node/20',
+    now: () => clock,
     sleep: async (ms) => {
       slept.push(ms);
+      clock += ms;
     },
     random: () => 0.5,
     ...extra,

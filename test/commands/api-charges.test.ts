@@ -20,6 +20,7 @@ import {
   startKit,
   startScriptedServer,
   tempHome,
+  waitForText,
 } from '../helpers/index.js';
 
 describe('a POST inferred from fields or a body never charges', () => {
@@ -136,13 +137,13 @@ describe('against the sandbox', () => {
     const { prices } = await kit.api<{ prices: Record<string, number> }>('/prices');
     const args = ['api', '-X', 'POST', `/units/${ref}/extend`, '-f', 'period=24h'];
     const t = inTerminal(kitEnv(kit), args, { columns: 100, rows: 30 });
-    expect(await t.until('Extend for'), t.screen()).toBe(true);
+    await waitForText(t, 'Extend for');
     expect(t.screen()).toContain(`extending ${ref} by 24h: ${prices['24h']!.toFixed(2)} USD`);
     expect(t.screen()).toMatch(/Extend for [\d.]+ USD\? \(y\/N\)/);
     const from = t.screen().length;
     t.key(`wait${KEY.enter}`);
     // The hint is drawn again once inquirer takes keys (it ignores them while validating).
-    expect(await t.until(/answer y or n[\s\S]*answer y or n/, from), t.screen()).toBe(true);
+    await waitForText(t, /answer y or n[\s\S]*answer y or n/, from);
     t.key(KEY.enter);
     expect((await t.child).exitCode, t.screen()).toBe(2);
     expect(t.screen()).toContain('nothing extended: the extension was not confirmed');

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasShell, renderScreen, shellEnv, shellOnPty, startKit, type Kit } from '../helpers/index.js';
+import { hasShell, renderScreen, shellEnv, shellOnPty, startKit, type Kit, waitForText } from '../helpers/index.js';
 import { EVENT_NAMES } from '../../src/webhooks/events.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,21 +51,21 @@ async function onShell(argv: string[], env: Record<string, string | undefined>, 
   // A window big enough that long lists are drawn without a "show all?" question (script(1)'s pty
   // is 0x0), and a prompt quoted so that the echo of this line is not the prompt itself.
   t.key(`cd '${cwd}'; stty cols 200 rows 100; LISTMAX=10000; PS1='RE''ADY> '\n`);
-  if (!(await t.until('READY> '))) throw new Error(`no prompt on:\n${t.screen()}`);
+  await waitForText(t, 'READY> ');
   return {
     async tab(line: string, ...expected: string[]): Promise<string> {
       let from = t.screen().length;
       const start = from;
       t.key(line);
       for (const text of expected) {
-        if (!(await t.until(text, from))) throw new Error(`no ${JSON.stringify(text)} after ${JSON.stringify(line)} on:\n${t.screen()}`);
+        await waitForText(t, text, from);
       }
       const drawn = t.screen().slice(start);
       // Ctrl-U empties the line (bash and zsh alike), Enter on the empty line draws a fresh prompt.
       // (Ctrl-C does not always redraw bash's prompt on a pty, so it is not waited for.)
       from = t.screen().length;
       t.key('\x15\r');
-      if (!(await t.until('READY> ', from))) throw new Error(`no prompt after Ctrl-U, Enter on:\n${t.screen()}`);
+      await waitForText(t, 'READY> ', from);
       return drawn;
     },
     /**

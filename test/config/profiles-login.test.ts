@@ -1,9 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import fs, { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAKE_API_KEY as KEY, fakeIO, runMain, startFakeApi, tempHome, type TempHome } from '../helpers/index.js';
+import {
+  FAKE_API_KEY as KEY,
+  fakeIO,
+  fakeTerminal,
+  runMain,
+  startFakeApi,
+  tempHome,
+  type TempHome,
+  waitForText,
+} from '../helpers/index.js';
 import { main } from '../../src/main.js';
-import type { PassThrough } from 'node:stream';
 
 let api: Awaited<ReturnType<typeof startFakeApi>>;
 let cfg: TempHome;
@@ -132,10 +140,12 @@ describe('login and profiles', () => {
     fresh();
     const io = fakeIO({ tty: true, env: { PROXYCTL_CONFIG_DIR: cfg.configDir } });
     const done = main(['account', '--json'], io);
+    const t = fakeTerminal(io, done);
+    let from = 0;
     const answer = async (prompt: string, text: string) => {
-      for (let i = 0; i < 200 && !io.err().includes(prompt); i++) await new Promise((r) => setTimeout(r, 10));
-      expect(io.err()).toContain(prompt);
-      (io.stdin as PassThrough).write(`${text}\r`);
+      await waitForText(t, prompt, from);
+      from = t.screen().length;
+      t.key(`${text}\r`);
     };
     await answer('Log in now?', 'y');
     await answer('API base URL', api.url);
@@ -154,8 +164,9 @@ describe('login and profiles', () => {
     fresh();
     const io = fakeIO({ tty: true, env: { PROXYCTL_CONFIG_DIR: cfg.configDir } });
     const done = main(['login', '--base-url', api.url, '--profile', 'tty'], io);
-    for (let i = 0; i < 200 && !io.err().includes('API key:'); i++) await new Promise((r) => setTimeout(r, 10));
-    (io.stdin as PassThrough).write(`${KEY}\r`);
+    const t = fakeTerminal(io, done);
+    await waitForText(t, 'API key:');
+    t.key(`${KEY}\r`);
     expect(await done).toBe(0);
     expect(io.err()).not.toContain('API base URL');
     expect(io.err()).not.toContain(KEY);

@@ -12,10 +12,12 @@
 // - listen-process.ts  `proxyctl webhook listen` as a process: spawnListen()
 // - config-file.ts     the config file on disk, logins through stdin, a process holding the config lock
 // - fleet.ts         units with chosen pools, expiries, protocols and descriptions put into a kit's sandbox: seedFleet()
-// - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless)
+// - terminal.ts        the built binary on a pty (script(1)): inTerminal(), answerPrompts(), KEY, renderScreen() (@xterm/headless);
+//                      waitForText() (wait, then assert) on it or on main() in-process on a fake TTY (fakeTerminal())
 // - package.ts         the package as users get it: packClean() (npm pack from a clean copy), installGlobally(), installInProject()
 // - shell.ts           real shells completing proxyctl: shellEnv(), bashCompletions(), shellOnPty(), hasShell()
 // - secret-service.ts  an OS keyring of the test's own (private D-Bus + gnome-keyring): startSecretService(), secretServiceMissing()
+// - tools.ts           programs a test runs that a machine may lack: notInstalled(), needing() (a skipped title says why)
 // - tls.ts             certificates made with openssl (a test CA, self-signed, expired, another host) and an HTTPS target: makeTestCertificates(), startHttpsTarget()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
@@ -38,3 +40,4 @@ export * from './proxy-client.js';
 export * from './shell.js';
 export * from './secret-service.js';
 export * from './tls.js';
+export * from './tools.js';

@@ -3,7 +3,17 @@
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { apiError, BIN, cleanEnv, json, type ScriptedServer, startScriptedServer, tempHome } from '../helpers/index.js';
+import {
+  apiError,
+  BIN,
+  cleanEnv,
+  json,
+  needing,
+  notInstalled,
+  type ScriptedServer,
+  startScriptedServer,
+  tempHome,
+} from '../helpers/index.js';
 
 const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
 
@@ -20,7 +30,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 it.skipIf(!SCRIPT)(
-  'the spinner says it waits for the rate limit, then the answer is printed',
+  needing(
+    'the spinner says it waits for the rate limit, then the answer is printed',
+    SCRIPT ? undefined : notInstalled('script', 'bsdutils'),
+  ),
   async () => {
     const home = tempHome();
     try {

@@ -3,7 +3,7 @@
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, type ScriptedServer, startScriptedServer, tempHome } from '../helpers/index.js';
+import { BIN, cleanEnv, needing, notInstalled, type ScriptedServer, startScriptedServer, tempHome } from '../helpers/index.js';
 
 const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
 
@@ -31,7 +31,7 @@ async function onPty(size: string) {
   }
 }
 
-describe.skipIf(!SCRIPT)('spinner while waiting', () => {
+describe.skipIf(!SCRIPT)(needing('spinner while waiting', SCRIPT ? undefined : notInstalled('script', 'bsdutils')), () => {
   it('names the host, the seconds waited of the --timeout, and the second attempt', async () => {
     server.requests.length = 0;
     const r = await onPty('stty cols 120 rows 30; ');

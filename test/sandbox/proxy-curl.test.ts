@@ -1,7 +1,7 @@
-// The sandbox's proxies against curl, the client customers reach for first (skipped without curl).
+// The sandbox's proxies against curl, the client customers reach for first (skipped without curl, saying so; CI installs it).
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { buy, sandboxWithEcho } from '../helpers/index.js';
+import { buy, needing, notInstalled, sandboxWithEcho } from '../helpers/index.js';
 
 const hasCurl = (await execa('curl', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
 const t = sandboxWithEcho();
@@ -19,7 +19,7 @@ async function curl(args: string[]) {
   return { exitCode: r.exitCode, code, body };
 }
 
-describe.skipIf(!hasCurl)('curl through sandbox units', () => {
+describe.skipIf(!hasCurl)(needing('curl through sandbox units', hasCurl ? undefined : notInstalled('curl', 'curl')), () => {
   it('curl --socks5 with the unit credentials reaches the echo from the unit address; wrong ones fail', async () => {
     const u = (await buy(t.sb)).body;
     const ok = await curl(['--socks5', `${u.ip}:${u.port}`, '--proxy-user', `${u.credentials.username}:${u.credentials.password}`]);

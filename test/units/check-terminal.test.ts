@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, inTerminal, outputUntil, startKit, type Kit } from '../helpers/index.js';
+import { call, inTerminal, outputUntil, startKit, type Kit, waitForText } from '../helpers/index.js';
 
 let kit: Kit;
 let silent: Server;
@@ -83,7 +83,7 @@ describe('units check for people', () => {
       ['units', 'check', u.proxyRef, 'PRX-999999'],
       { columns: 120 },
     );
-    expect(await t.until(/1 ok.*, .*1 failed/), t.screen()).toBe(true);
+    await waitForText(t, /1 ok.*, .*1 failed/);
     const r = await t.child;
     expect(r.exitCode).toBe(10);
     const screen = t.screen();

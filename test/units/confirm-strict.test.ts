@@ -3,7 +3,7 @@
 // Anything else (a stray `wait` or `clear` typed into the prompt) is asked again and charges
 // nothing. "Log in now?" keeps Enter = yes (it neither spends nor destroys) but is as strict.
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerPrompts, inTerminal, KEY, type Kit, pickPools, seedFleet, startKit } from '../helpers/index.js';
+import { answerPrompts, inTerminal, KEY, type Kit, pickPools, seedFleet, startKit, waitForText } from '../helpers/index.js';
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -18,14 +18,14 @@ type Terminal = ReturnType<typeof inTerminal>;
 
 /** Waits for `prompt` and answers it with `keys`. */
 async function answer(t: Terminal, prompt: string, keys: string): Promise<void> {
-  expect(await t.until(prompt), t.screen()).toBe(true);
+  await waitForText(t, prompt);
   t.key(keys);
 }
 
 /** Types each of `words` + Enter at the prompt, seeing it asked again after each. */
 async function typeRefused(t: Terminal, prompt: string, words: string[]): Promise<void> {
   const at = t.screen().length;
-  expect(await t.until(prompt, at), t.screen()).toBe(true);
+  await waitForText(t, prompt, at);
   // The question, then the answers with No as the default.
   expect(t.screen().slice(t.screen().indexOf(prompt))).toMatch(/ \(y\/N\)/);
   for (const word of words) {
@@ -33,7 +33,7 @@ async function typeRefused(t: Terminal, prompt: string, words: string[]): Promis
     t.key(`${word}${KEY.enter}`);
     // inquirer draws the hint once with the error and again when it is ready for the next key: it
     // ignores keys while it is still validating, so the next key waits for the second drawing.
-    expect(await t.until(new RegExp(`${HINT}[\\s\\S]*${HINT}`), from), t.screen()).toBe(true);
+    await waitForText(t, new RegExp(`${HINT}[\\s\\S]*${HINT}`), from);
   }
 }
 
@@ -131,14 +131,14 @@ describe('Log in now? (Y/n)', () => {
     kit = await startKit();
     // No key anywhere: the command offers to log in.
     const t = inTerminal({ ...kit.home.env, PROXYCTL_BASE_URL: kit.sb.baseUrl }, ['account'], { columns: 100, rows: 30 });
-    expect(await t.until('Log in now?'), t.screen()).toBe(true);
+    await waitForText(t, 'Log in now?');
     expect(t.screen()).toContain('Log in now? (Y/n)');
     let from = t.screen().length;
     t.key(`wait${KEY.enter}`);
-    expect(await t.until(HINT, from), t.screen()).toBe(true);
+    await waitForText(t, HINT, from);
     from = t.screen().length;
     t.key(KEY.enter);
-    expect(await t.until('API key', from), t.screen()).toBe(true);
+    await waitForText(t, 'API key', from);
     t.key(KEY.ctrlC);
     expect((await t.child).exitCode).toBe(130);
   });

@@ -5,7 +5,18 @@
 // characters --customer takes, asked again otherwise), and buys them all through the one
 // purchase path: the same quote, the same (y/N) confirmation and the profile's budget.
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerPrompts, FAKE_API_KEY, inTerminal, json, KEY, type Kit, startFakeApi, startKit, tempHome } from '../helpers/index.js';
+import {
+  answerPrompts,
+  FAKE_API_KEY,
+  inTerminal,
+  json,
+  KEY,
+  type Kit,
+  startFakeApi,
+  startKit,
+  tempHome,
+  waitForText,
+} from '../helpers/index.js';
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -16,11 +27,6 @@ afterEach(async () => {
 type Terminal = ReturnType<typeof inTerminal>;
 const kitEnv = (k: Kit) => ({ ...k.home.env, PROXYCTL_BASE_URL: k.sb.baseUrl, PROXYCTL_API_KEY: k.sb.apiKey });
 
-/** Waits for `text` after `from` (default: what is on the screen now), with the screen as the message. */
-async function sees(t: Terminal, text: string | RegExp, from = t.screen().length): Promise<void> {
-  expect(await t.until(text, from), t.screen()).toBe(true);
-}
-
 /**
  * Types each of `words` + Enter, seeing `hint` drawn twice after each: inquirer draws it with the
  * error, then again when it is ready for the next key (it ignores keys while still validating).
@@ -30,7 +36,7 @@ async function refused(t: Terminal, words: string[], hint: string): Promise<void
   for (const word of words) {
     const from = t.screen().length;
     t.key(`${word}${KEY.enter}`);
-    await sees(t, twice, from);
+    await waitForText(t, twice, from);
   }
 }
 
@@ -40,30 +46,30 @@ describe('guided units create: country by name, how many, which customer', () =>
   }, async () => {
     kit = await startKit({ balance: 100 });
     const t = inTerminal(kitEnv(kit), ['units', 'create'], { columns: 80, rows: 40 });
-    await sees(t, 'Country (type a code or a name)', 0);
+    await waitForText(t, 'Country (type a code or a name)', 0);
     let from = t.screen().length;
     t.key('ger');
     // Germany comes first (its name starts with it), under the cursor.
-    await sees(t, /❯ DE Germany \(\d+ pools\)/, from);
+    await waitForText(t, /❯ DE Germany \(\d+ pools\)/, from);
     from = t.screen().length;
     t.key(KEY.enter);
-    await sees(t, /✔ Country \(type a code or a name\) DE Germany/, from);
+    await waitForText(t, /✔ Country \(type a code or a name\) DE Germany/, from);
     // The first available pool in DE, the first period (3h), socks5.
     for (const prompt of ['Pool', 'Period', 'Protocol']) {
-      await sees(t, prompt, from);
+      await waitForText(t, prompt, from);
       from = t.screen().length;
       t.key(KEY.enter);
     }
-    await sees(t, 'How many units (1 to 500) (1)', from);
+    await waitForText(t, 'How many units (1 to 500) (1)', from);
     await refused(t, ['0', 'two'], 'the number of units must be a whole number from 1 to 500');
     t.key(`3${KEY.enter}`);
-    await sees(t, 'For which customer (Enter for none)', 0);
+    await waitForText(t, 'For which customer (Enter for none)', 0);
     await refused(t, ['acme corp'], 'a customer must be 1 to 64 letters');
     // Nothing is bought while it asks.
     expect((await kit.state()).units).toEqual([]);
     from = t.screen().length;
     t.key(`acme${KEY.enter}`);
-    await sees(t, 'Buy for', from);
+    await waitForText(t, 'Buy for', from);
     const screen = t.screen();
     const pool = /✔ Pool (DE-\d+)/.exec(screen)?.[1];
     expect(pool, screen).toBeDefined();
@@ -146,10 +152,10 @@ describe('guided units create: country by name, how many, which customer', () =>
         ...(at === 'How many' ? [] : [['How many', `2${KEY.enter}`] as [string, string]]),
       ];
       for (const [prompt, key] of answers) {
-        await sees(t, prompt, 0);
+        await waitForText(t, prompt, 0);
         t.key(key);
       }
-      await sees(t, at, 0);
+      await waitForText(t, at, 0);
       t.key(KEY.ctrlC);
       expect((await t.child).exitCode, t.screen()).toBe(130);
       expect(t.screen()).not.toContain('Buy for');
@@ -175,16 +181,16 @@ describe('guided units create: country by name, how many, which customer', () =>
     try {
       const t = inTerminal({ ...home.env, PROXYCTL_BASE_URL: api.url, PROXYCTL_API_KEY: FAKE_API_KEY }, ['units', 'create']);
       // Nothing typed: every country, the first under the cursor.
-      await sees(t, /❯ DE Germany \(1 pools\)/, 0);
+      await waitForText(t, /❯ DE Germany \(1 pools\)/, 0);
       let from = t.screen().length;
       t.key('unit');
       // The list as last drawn (inquirer draws the term before the matches arrive): only the US.
       const lastList = () => t.screen().slice(t.screen().lastIndexOf('? Country'));
-      await sees(t, /❯ US United States \(1 pools\)/, from);
+      await waitForText(t, /❯ US United States \(1 pools\)/, from);
       expect(lastList()).not.toContain('DE Germany');
       from = t.screen().length;
       t.key(`${KEY.backspace.repeat(4)}ger`);
-      await sees(t, /ger\r?\n❯ DE Germany \(1 pools\)\r?\n\r?\n/, from);
+      await waitForText(t, /ger\r?\n❯ DE Germany \(1 pools\)\r?\n\r?\n/, from);
       expect(lastList()).not.toContain('United States');
       t.key(KEY.ctrlC);
       expect((await t.child).exitCode).toBe(130);

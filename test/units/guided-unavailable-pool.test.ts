@@ -2,7 +2,7 @@
 // that is not available exactly as `units create --pool … --period …` does: same exit code, same
 // message, no confirmation asked, nothing bought. Both flows go through one quote, which checks.
 import { afterEach, describe, expect, it } from 'vitest';
-import { inTerminal, startKit, type Kit } from '../helpers/index.js';
+import { inTerminal, startKit, type Kit, waitForText } from '../helpers/index.js';
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -43,11 +43,11 @@ describe('guided create and an unavailable pool', () => {
     const t = inTerminal(kitEnv(kit), ['units', 'create']);
     let from = 0;
     for (const prompt of ['Country', 'Pool']) {
-      expect(await t.until(prompt, from), t.screen()).toBe(true);
+      await waitForText(t, prompt, from);
       from = t.screen().length;
       t.key('\r');
     }
-    expect(await t.until('Period', from), t.screen()).toBe(true);
+    await waitForText(t, 'Period', from);
     // The answered pool prompt reads "✔ Pool XX-11 …".
     const chosen = /Pool\s+([A-Z]{2}-\d+)/.exec(t.screen().slice(0, t.screen().lastIndexOf('Period')))?.[1];
     expect(chosen, t.screen()).toBeDefined();
@@ -55,7 +55,7 @@ describe('guided create and an unavailable pool', () => {
     from = t.screen().length;
     t.key('\r');
     for (const prompt of ['Protocol', 'How many', 'For which customer']) {
-      expect(await t.until(prompt, from), t.screen()).toBe(true);
+      await waitForText(t, prompt, from);
       from = t.screen().length;
       t.key('\r');
     }

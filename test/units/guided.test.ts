@@ -1,10 +1,9 @@
 // The guided purchase in a terminal (in-process, fake TTY): country → pool → period → protocol →
 // how many → customer, then the price and the balance after purchase, and the purchase itself.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { fakeIO } from '../helpers/index.js';
+import { fakeIO, fakeTerminal, waitForText } from '../helpers/index.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -12,26 +11,27 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const tick = () => new Promise((r) => setTimeout(r, 150));
-
-async function waitFor(read: () => string, text: string): Promise<void> {
-  for (let i = 0; i < 60 && !read().includes(text); i++) await tick();
-  expect(read()).toContain(text);
+/** Answers each prompt with Enter once it is drawn (after the previous answer); returns where the screen was then. */
+async function enterAt(t: ReturnType<typeof fakeTerminal>, prompts: (string | RegExp)[]): Promise<number> {
+  let from = 0;
+  for (const prompt of prompts) {
+    await waitForText(t, prompt, from);
+    from = t.screen().length;
+    t.key('\r');
+  }
+  return from;
 }
 
 it('walks country, pool, period and protocol, shows the price and balance after, then buys', async () => {
   const io = fakeIO({ tty: true, env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey, NO_COLOR: '1' } });
   io.stderr.end = (() => io.stderr) as typeof io.stderr.end;
-  const stdin = io.stdin as PassThrough;
   const run = main(['units', 'create', '--json'], io);
-  for (const prompt of ['Country', 'Pool', 'Period', 'Protocol', 'How many', 'For which customer']) {
-    await waitFor(io.err, prompt);
-    await tick();
-    stdin.write('\r');
-  }
-  await waitFor(io.err, 'Buy for');
+  const t = fakeTerminal(io, run);
+  // The countries are listed after the question is drawn: Enter once the first is under the cursor.
+  const from = await enterAt(t, [/Country[\s\S]*❯/, 'Pool', 'Period', 'Protocol', 'How many', 'For which customer']);
+  await waitForText(t, 'Buy for', from);
   expect(io.err()).toMatch(/balance 500\.00 USD → [\d.]+ USD after purchase/);
-  stdin.write('y\r');
+  t.key('y\r');
   expect(await run).toBe(0);
   // An unavailable pool is listed, greyed out, saying so once (the prompt adds the reason itself).
   expect(io.err()).toMatch(/BR-13 .*unavailable/);
@@ -53,15 +53,11 @@ it('answering no to the price buys nothing and exits 2 (a refused confirmation)'
   };
   const io = fakeIO({ tty: true, env: { PROXYCTL_BASE_URL: sb.baseUrl, PROXYCTL_API_KEY: sb.apiKey, NO_COLOR: '1' } });
   io.stderr.end = (() => io.stderr) as typeof io.stderr.end;
-  const stdin = io.stdin as PassThrough;
   const run = main(['units', 'create', '--pool', 'US-11', '--json'], io);
-  for (const prompt of ['Period', 'Protocol', 'How many', 'For which customer']) {
-    await waitFor(io.err, prompt);
-    await tick();
-    stdin.write('\r');
-  }
-  await waitFor(io.err, 'Buy for');
-  stdin.write('n\r');
+  const t = fakeTerminal(io, run);
+  const from = await enterAt(t, ['Period', 'Protocol', 'How many', 'For which customer']);
+  await waitForText(t, 'Buy for', from);
+  t.key('n\r');
   expect(await run).toBe(2);
   expect(io.err()).toContain('nothing bought: the purchase was not confirmed');
   expect(io.out()).toBe('');

@@ -1,9 +1,8 @@
 // ctx.prompt, the one way a command asks: on the command's own streams (which it must not end),
 // Ctrl-C → exit 130 with what was not done, "no" → exit 2.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
-import { fakeIO, json, startScriptedServer, type FakeIO, type ScriptedServer } from '../helpers/index.js';
+import { fakeIO, fakeTerminal, json, startScriptedServer, type FakeIO, type ScriptedServer, waitForText } from '../helpers/index.js';
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -15,16 +14,12 @@ afterAll(() => server.close());
 // prompt that ends it loses every line written after the answer.
 const terminal = (): FakeIO => fakeIO({ tty: true, env: { PROXYCTL_BASE_URL: server.url, PROXYCTL_API_KEY: 'k', NO_COLOR: '1' } });
 
-async function waitFor(io: FakeIO, text: string): Promise<void> {
-  for (let i = 0; i < 200 && !io.err().includes(text); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(io.err()).toContain(text);
-}
-
 it('a "no" at the release prompt exits 2 and the reason still reaches stderr after the prompt', async () => {
   const io = terminal();
   const run = main(['units', 'release', 'PRX-7'], io);
-  await waitFor(io, 'Release PRX-7?');
-  (io.stdin as PassThrough).write('n\r');
+  const t = fakeTerminal(io, run);
+  await waitForText(t, 'Release PRX-7?');
+  t.key('n\r');
   expect(await run).toBe(2);
   expect(io.err()).toMatch(/Release PRX-7\?[\s\S]*nothing released: the release was not confirmed/);
   expect(io.stderr.writableEnded).toBe(false);
@@ -34,8 +29,9 @@ it('a "no" at the release prompt exits 2 and the reason still reaches stderr aft
 it('Ctrl-C at the release prompt exits 130 and says nothing was released', async () => {
   const io = terminal();
   const run = main(['units', 'release', 'PRX-7'], io);
-  await waitFor(io, 'Release PRX-7?');
-  (io.stdin as PassThrough).write('\x03');
+  const t = fakeTerminal(io, run);
+  await waitForText(t, 'Release PRX-7?');
+  t.key('\x03');
   expect(await run).toBe(130);
   expect(io.err()).toContain('cancelled; nothing was released');
   expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([]);

@@ -1,7 +1,7 @@
 // Every bad flag fails with exit 2 and a clear message before a single request is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { fakeIO, json, type ScriptedServer, startScriptedServer } from '../helpers/index.js';
+import { fakeIO, fakeTerminal, json, type ScriptedServer, startScriptedServer, waitForText } from '../helpers/index.js';
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -58,10 +58,9 @@ describe('validation before any request', () => {
     // Like process.stderr, which a pipe never ends (inquirer pipes its output stream into it).
     io.stderr.end = (() => io.stderr) as typeof io.stderr.end;
     const run = main(['units', 'release', 'PRX-7'], io);
-    // Poll rather than sleep a fixed time: under a loaded full run the prompt can take longer.
-    for (let i = 0; i < 100 && !io.err().includes('Release PRX-7?'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(io.err()).toContain('Release PRX-7?');
-    (io.stdin as import('node:stream').PassThrough).write('n\n');
+    const t = fakeTerminal(io, run);
+    await waitForText(t, 'Release PRX-7?');
+    t.key('n\n');
     expect(await run).toBe(2);
     expect(io.err()).toContain('nothing released: the release was not confirmed');
     expect(io.out()).toBe('');
