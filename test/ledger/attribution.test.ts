@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cents, freePort, type Kit, pickPools, pointWebhookAt, spawnListen, startKit } from '../helpers/index.js';
+import { ok, startMcp } from '../mcp/mcp-client.js';
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -190,6 +191,25 @@ describe('tagging after purchase', () => {
     expect(status.customers).toEqual([
       { customer: 'beta', activeUnits: 0, spentLast30DaysUsd: (cents(price) * 2) / 100 },
       { customer: 'gamma', activeUnits: 2, spentLast30DaysUsd: price },
+    ]);
+  }, 120_000);
+
+  it("MCP modify_units tags the same way: a unit bought untagged counts for the agent's customer", async () => {
+    kit = await startKit({ balance: 1000, rateLimit: 10_000 });
+    const k = kit;
+    const [pool] = await pickPools(k);
+    const made = await k.run(['units', 'create', '--pool', pool!.poolId, '--period', '24h', '--description', 'spare', '--yes', '--json']);
+    expect(made.exitCode, String(made.stderr)).toBe(0);
+    const ref = (JSON.parse(String(made.stdout)) as { proxyRef: string }).proxyRef;
+    const mcp = await startMcp(k, ['--allow-write']);
+    try {
+      expect(ok(await mcp.call('modify_units', { refs: [ref], customer: 'delta' }))).toMatchObject({ succeeded: 1 });
+    } finally {
+      await mcp.close();
+    }
+    expect((await k.api<{ description: string }>(`/units/${ref}`)).description).toBe('customer=delta spare');
+    expect(await spendOf<Group[]>(k, '--by', 'customer')).toEqual([
+      { group: 'delta', count: 1, created: 1, extended: 0, totalUsd: pool!.prices['24h'] },
     ]);
   }, 120_000);
 });
