@@ -1,13 +1,18 @@
 // The ledger: every debit proxyctl causes or sees, one JSON object per line in a journal per
-// account (`<dir>/<account>.jsonl`, in the data dir, never config.json). Append-only: an entry is
-// one write(2) of one line to a file opened with O_APPEND, so parallel processes never interleave
-// or overwrite each other, and kill -9 can cut at most the line being written, which readers skip.
+// account (`<dir>/<account>.jsonl`, in the data dir, never config.json). Append-only: a line is
+// one write(2) to a file opened with O_APPEND, so parallel processes never interleave or overwrite
+// each other, and kill -9 can cut at most the line being written, which readers skip.
 //
-// Exact by construction: each entry has an `id` that names the debit itself, not the run that saw
-// it (`create:<ref>`, `extend:<ref>:<new expiry>`), and readers keep the first entry of each id.
-// So a purchase entered by the CLI and seen again as a webhook event, or entered again when a
-// resumed batch replays it (which also recovers an entry lost to a kill between the debit and the
-// write), counts once. Refunded failures and replays of failures are never entered.
+// Exact by construction: each debit line has an `id` that names the debit itself, not the run that
+// saw it (`create:<ref>`, `extend:<ref>:<new expiry>`), and readers merge the lines of one id into
+// one debit (mergeDebit), counted once. So a purchase entered by the CLI and seen again as a
+// webhook event, or entered again when a resumed batch replays it (which also recovers an entry
+// lost to a kill between the debit and the write), counts once, and whichever writer came first,
+// the debit reads the same. Refunded failures and replays of failures are never entered.
+//
+// Lines of another kind sit beside the debits: `{"kind":"tag",…}` says proxyctl changed a unit's
+// customer tag (`units modify`, MCP `modify_units`). Readers never count them; attribute() reads
+// them to give a debit entered without a customer to the customer its unit had (or got).
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -52,6 +57,21 @@ function sameInstant(t: string): string {
 }
 export const extendEntryId = (ref: string, expiresAt: string) => `extend:${ref}:${sameInstant(expiresAt)}`;
 
+/**
+ * A unit's customer tag as proxyctl set it: `customer` is the tag after the change (absent: the
+ * unit has none now), `from` the one before when proxyctl read it (null: it had none; absent: not
+ * read, e.g. a whole new --description).
+ */
+export interface TagEntry {
+  kind: 'tag';
+  ref: string;
+  /** When the tag was written (ISO 8601). */
+  at: string;
+  customer?: string | undefined;
+  from?: string | null | undefined;
+  profile?: string | undefined;
+}
+
 export class Journal {
   readonly path: string;
 
@@ -62,14 +82,27 @@ export class Journal {
     this.path = join(dir, `${account}.jsonl`);
   }
 
-  /** Appends entries, one write per entry. Never throws for a duplicate: readers keep the first. */
+  /** Appends debits, one write per entry. Never throws for a duplicate: readers merge lines of one id. */
   async enter(entries: readonly LedgerEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    for (const e of entries) await appendFile(this.path, `${JSON.stringify(e)}\n`, { mode: 0o600, flag: 'a' });
+    await this.append(entries);
   }
 
-  /** Every entry, each debit once (the first line of its id), in the order they were written. */
+  /** Appends a change of a unit's customer tag (see attribute). */
+  async tag(tags: readonly TagEntry[]): Promise<void> {
+    await this.append(tags);
+  }
+
+  private async append(lines: readonly object[]): Promise<void> {
+    if (lines.length === 0) return;
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    for (const l of lines) await appendFile(this.path, `${JSON.stringify(l)}\n`, { mode: 0o600, flag: 'a' });
+  }
+
+  /**
+   * Every debit once, in the order its first line was written: the lines of one id merged
+   * (mergeDebit), and each debit given to its customer (attribute). What spend, status, budgets
+   * and reports read.
+   */
   async read(): Promise<LedgerEntry[]> {
     let text: string;
     try {
@@ -78,15 +111,18 @@ export class Journal {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
-    const seen = new Set<string>();
-    const out: LedgerEntry[] = [];
+    const byId = new Map<string, LedgerEntry[]>();
+    const tags: TagEntry[] = [];
     for (const line of text.split('\n')) {
-      const e = parseEntry(line);
-      if (!e || seen.has(e.id)) continue;
-      seen.add(e.id);
-      out.push(e);
+      const l = parseLine(line);
+      if (l?.tag) tags.push(l.tag);
+      else if (l?.debit) {
+        const same = byId.get(l.debit.id);
+        if (same) same.push(l.debit);
+        else byId.set(l.debit.id, [l.debit]);
+      }
     }
-    return out;
+    return attribute([...byId.values()].map(mergeDebit), tags);
   }
 
   /** The ids already entered (to tell a new debit from one seen before). */
@@ -95,8 +131,66 @@ export class Journal {
   }
 }
 
-/** One line, or undefined for a line cut short by a kill (or anything else that is not an entry). */
-function parseEntry(line: string): LedgerEntry | undefined {
+const RUN_SOURCES: readonly LedgerSource[] = ['cli', 'sdk', 'mcp'];
+
+/**
+ * The one rule for lines that name the same debit (one id): they are one debit, its amount counted
+ * once. Each field is taken from the first line that has it, reading the lines of the run that made
+ * the debit (source cli, sdk or mcp: it knows the customer, the description, its budget hold and
+ * idempotency key) before those of `webhook listen --ledger` (which knows what the event says),
+ * each in the order written. So where two lines disagree the run's wins, a debit a webhook entered
+ * first is completed by the run's line, and which writer came first changes nothing.
+ */
+export function mergeDebit(lines: readonly LedgerEntry[]): LedgerEntry {
+  const rank = (e: LedgerEntry) => (RUN_SOURCES.includes(e.source) ? 0 : 1);
+  const ordered = [...lines].sort((a, b) => rank(a) - rank(b));
+  const merged: Record<string, unknown> = {};
+  for (const line of ordered) {
+    for (const [k, v] of Object.entries(line)) if (merged[k] === undefined && v !== undefined && v !== null) merged[k] = v;
+  }
+  return merged as unknown as LedgerEntry;
+}
+
+/**
+ * Who a debit belongs to, the one rule every reader sees (spend --by customer, status, reports):
+ * a debit belongs to the customer its unit had when it was debited.
+ * - A debit entered with a customer keeps it (the run that made it read the unit's tag).
+ * - One entered without (a unit bought untagged, a debit only a webhook saw) takes, from the tags
+ *   proxyctl recorded on its ref: the customer the last tag at or before the debit set; else, when
+ *   the unit had no customer then (no tag before, or the last one removed it), the first customer
+ *   the unit is known to have after it: the next tag's earlier customer where that tag says the
+ *   unit already had one, else the customer that tag (or the first later one naming one) set.
+ * So tagging untagged units gives their earlier untagged debits to that customer, and retagging
+ * from one customer to another leaves past debits where they were.
+ */
+export function attribute(debits: readonly LedgerEntry[], tags: readonly TagEntry[]): LedgerEntry[] {
+  if (tags.length === 0) return [...debits];
+  const byRef = new Map<string, TagEntry[]>();
+  for (const t of tags) {
+    const list = byRef.get(t.ref);
+    if (list) list.push(t);
+    else byRef.set(t.ref, [t]);
+  }
+  for (const list of byRef.values()) list.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  return debits.map((d) => {
+    if (d.customer !== undefined) return d;
+    const list = byRef.get(d.ref);
+    if (!list) return d;
+    const t = Date.parse(d.at);
+    const before = list.filter((x) => Date.parse(x.at) <= t).at(-1);
+    if (before?.customer) return { ...d, customer: before.customer };
+    const after = list.filter((x) => Date.parse(x.at) > t);
+    const next = after[0];
+    if (next && typeof next.from === 'string') return { ...d, customer: next.from };
+    const named = after.find((x) => x.customer !== undefined)?.customer;
+    return named ? { ...d, customer: named } : d;
+  });
+}
+
+type Line = { debit: LedgerEntry; tag?: undefined } | { tag: TagEntry; debit?: undefined };
+
+/** One line: a debit, a tag, or undefined for a line cut short by a kill (or any other kind). */
+function parseLine(line: string): Line | undefined {
   if (line === '') return undefined;
   let v: unknown;
   try {
@@ -104,10 +198,24 @@ function parseEntry(line: string): LedgerEntry | undefined {
   } catch {
     return undefined;
   }
-  if (typeof v !== 'object' || v === null) return undefined;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const kind = (v as { kind?: unknown }).kind;
+  if (kind === 'tag') {
+    const tag = parseTag(v as Partial<TagEntry>);
+    return tag && { tag };
+  }
+  // Debits carry no kind; a kind this version does not know is not a debit.
+  if (kind !== undefined) return undefined;
   const e = v as Partial<LedgerEntry>;
   if (typeof e.id !== 'string' || typeof e.ref !== 'string' || typeof e.at !== 'string') return undefined;
   if (typeof e.priceUsd !== 'number' || !Number.isFinite(e.priceUsd)) return undefined;
   if (e.operation !== 'create' && e.operation !== 'extend') return undefined;
-  return e as LedgerEntry;
+  return { debit: e as LedgerEntry };
+}
+
+function parseTag(t: Partial<TagEntry>): TagEntry | undefined {
+  if (typeof t.ref !== 'string' || typeof t.at !== 'string' || !Number.isFinite(Date.parse(t.at))) return undefined;
+  if (t.customer !== undefined && typeof t.customer !== 'string') return undefined;
+  const from = typeof t.from === 'string' || t.from === null ? t.from : undefined;
+  return { kind: 'tag', ref: t.ref, at: t.at, customer: t.customer, from, profile: t.profile };
 }

@@ -9,6 +9,7 @@ import type { Context } from '../../context/index.js';
 import { PolicyError, UsageError } from '../../errors.js';
 import { createEntry, enter, extendEntry, hasPolicy, policyNow, underBudget } from '../../ledger/index.js';
 import { escapeControl } from '../../output/escape.js';
+import * as shapes from '../../api/shapes.js';
 import { assertAffordable, describeQuote, planPurchase, type Quote, quoteExtension } from '../../units/quote.js';
 import { CHARGES, confirmCharge, printQuote } from '../units/ask.js';
 
@@ -87,12 +88,17 @@ export async function confirmApiCharge(ctx: Context, op: Charging, body: unknown
   return priced;
 }
 
-/** What a charging request will cost, read from its body: the quote, and the period and pool it names. */
+/**
+ * What a charging request will cost, read from its body: the quote, and the period and pool it
+ * names; for an extension, the unit's pool and description as read before it (entered with the
+ * debit, so it counts for the unit's customer and country as `units extend`'s does).
+ */
 export interface Priced {
   q: Quote;
   what: string;
   period: string;
   poolId: string | undefined;
+  description: string | undefined;
 }
 
 /**
@@ -123,10 +129,18 @@ export async function sendCharging<R extends { data: unknown }>(
     const r = await send();
     const d = (typeof r.data === 'object' && r.data !== null ? r.data : {}) as Record<string, unknown>;
     const ref = typeof d.proxyRef === 'string' ? d.proxyRef : op.kind === 'extend' ? op.ref : undefined;
+    const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    // The unit as the answer says (a purchase answers with it), else as the body or a read said.
+    const debit = {
+      poolId: text(d.poolId) ?? priced.poolId,
+      period: priced.period,
+      priceUsd: priced.q.unitPrice,
+      description: text(d.description) || priced.description,
+    };
     if (held && ref && op.kind === 'buy') {
-      await enter(held, [createEntry(held, { ref, poolId: priced.poolId, period: priced.period, priceUsd: priced.q.unitPrice })]);
+      await enter(held, [createEntry(held, { ref, ...debit })]);
     } else if (held && ref && op.kind === 'extend' && d.extended === true && typeof d.expiresAt === 'string') {
-      await enter(held, [extendEntry(held, { ref, expiresAt: d.expiresAt, period: priced.period, priceUsd: priced.q.unitPrice })]);
+      await enter(held, [extendEntry(held, { ref, expiresAt: d.expiresAt, ...debit })]);
     }
     return r;
   });
@@ -135,12 +149,18 @@ export async function sendCharging<R extends { data: unknown }>(
 /** The quote `units create` or `units extend` would make for the same body, when it names what it needs. */
 async function priceOf(ctx: Context, op: Charging, body: unknown): Promise<Priced | undefined> {
   const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const { poolId, period } = fields;
+  const { poolId, period, description } = fields;
   if (typeof period !== 'string') return undefined;
   const api = await ctx.api();
-  if (op.kind === 'extend')
-    return { q: await quoteExtension(api, period, 1), what: `extending ${op.ref} by ${period}`, period, poolId: undefined };
+  if (op.kind === 'extend') {
+    // Read first, as units extend does: its pool (the policy's country) and its customer tag.
+    const unit = await api.get(`/units/${encodeURIComponent(op.ref)}`, shapes.unit);
+    const q = await quoteExtension(api, period, 1);
+    const text = typeof unit.description === 'string' ? unit.description : undefined;
+    return { q, what: `extending ${op.ref} by ${period}`, period, poolId: unit.poolId, description: text };
+  }
   if (typeof poolId !== 'string') return undefined;
   const plan = await planPurchase(api, { body: { poolId, period }, count: 1, baseKey: undefined, dryRun: false, description: undefined });
-  return { q: plan.quote, what: `1 × ${period} unit in ${poolId}`, period, poolId };
+  const text = typeof description === 'string' ? description : undefined;
+  return { q: plan.quote, what: `1 × ${period} unit in ${poolId}`, period, poolId, description: text };
 }

@@ -17,7 +17,16 @@ const command = () =>
         'period',
       ]),
     )
-    .option('--reconcile', 'compare the debits with the balance readings proxyctl took, and say what they do not explain');
+    .option('--reconcile', 'compare the debits with the balance readings proxyctl took, and say what they do not explain')
+    .addHelpText(
+      'after',
+      '\nA debit belongs to the customer its unit had when it was debited (its\n' +
+        'customer=NAME tag). Tagging untagged units (units modify --customer) gives\n' +
+        'their earlier untagged debits to that customer; retagging from one customer\n' +
+        'to another leaves past debits where they were, and later ones go to the new\n' +
+        'customer. A purchase seen by its run and by webhook listen --ledger is one\n' +
+        "debit with the run's customer, whichever was entered first.",
+    );
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

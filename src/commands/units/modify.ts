@@ -7,7 +7,7 @@ import type { Input } from './modify.command.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import { readAllText } from '../../io.js';
-import { parseCustomer, withCustomer } from '../../ledger/index.js';
+import { customerOf, parseCustomer, withCustomer } from '../../ledger/index.js';
 import { progressRenderer } from '../../output/progress.js';
 import { runBulk, settleBulk } from '../../units/bulk.js';
 import { normalisePoolIdFlag } from '../../units/catalogue-ids.js';
@@ -79,11 +79,20 @@ async function regeneratePassword(ctx: Context, ref: string, change: Change, lis
     throw new UsageError(`${ref} has no password to regenerate: an ${unit.protocol ?? 'http_noauth'} unit is reached by its allowed IPs`);
   const credentials = { username, password: generatePassword() };
   const body = { ...bodyFor(change, descriptionOf(unit)), credentials };
-  await modifyUnit(ref, body, ctx);
+  await modifyUnit(ref, body, ctx, { description: descriptionOf(unit) });
   return { ...unit, credentials, ...(body.description !== undefined ? { description: body.description } : {}) };
 }
 
-export async function modifyUnit(ref: string, body: ModifyBody, ctx: Context): Promise<shapes.Modified> {
+/** What a unit's description was before a change, when it was read (a tag records the customer it had). */
+export interface Before {
+  description: string | undefined;
+}
+
+/**
+ * PATCHes one unit. A description written is also recorded in the ledger as the unit's customer
+ * tag (noteTag), with the one it had when `before` says, so its debits follow the tag.
+ */
+export async function modifyUnit(ref: string, body: ModifyBody, ctx: Context, before?: Before): Promise<shapes.Modified> {
   const api = await ctx.api();
   // A replacement of fields: sending it twice leaves the same unit, so reads' retries are fine.
   const res = await api.request('PATCH', `/units/${encodeURIComponent(ref)}`, shapes.modified, {
@@ -92,7 +101,29 @@ export async function modifyUnit(ref: string, body: ModifyBody, ctx: Context): P
   });
   // Only `modified: true` is done; anything else fails with the API's answer and what a re-read found.
   if (!applied(res.data, 'modified')) throw await notModified(api, ref, body, res.data, res.requestId);
+  if (body.description !== undefined) await noteTag(ctx, ref, body.description, before);
   return res.data;
+}
+
+/**
+ * Records the customer tag a description gives the unit (none when it has no `customer=NAME`), and
+ * the one it had when it was read, so that src/ledger's attribute() gives the unit's untagged
+ * debits to the customer it gets (tagging) and leaves past debits where they were (retagging). A
+ * description that leaves the customer as it was records nothing. Never fails the change: a line
+ * that cannot be written is said.
+ */
+async function noteTag(ctx: Context, ref: string, description: string, before: Before | undefined): Promise<void> {
+  const customer = customerOf(description);
+  const from = before ? (customerOf(before.description) ?? null) : undefined;
+  if (from !== undefined && (from ?? undefined) === customer) return;
+  let path = 'the ledger';
+  try {
+    const ledger = await ctx.ledger();
+    path = ledger.journal.path;
+    await ledger.journal.tag([{ kind: 'tag', ref, at: ctx.now().toISOString(), customer, from, profile: ledger.profile }]);
+  } catch (err) {
+    ctx.warn(`cannot write ${path}: ${(err as Error).message}; ${ref} is changed, but spend will not move its earlier debits with its tag`);
+  }
 }
 
 const view = {
@@ -141,8 +172,8 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
       ctx.notice(SHOWN_ONCE);
       return show(unit, units.one);
     }
-    const current = change.customer !== undefined && change.body.description === undefined ? await readDescription(ctx, ref) : undefined;
-    return show(await modifyUnit(ref, bodyFor(change, current), ctx));
+    const before = change.customer !== undefined && change.body.description === undefined ? await descriptionBefore(ctx, ref) : undefined;
+    return show(await modifyUnit(ref, bodyFor(change, before?.description), ctx, before));
   }
   const api = await ctx.api();
   // What each unit's description is now, where the change needs it (a selection has it already).
@@ -182,11 +213,12 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     return finished(ctx);
   }
   const report = await runBulk(ctx, refs, { verb: 'modified', label: (r) => r, onEvent: progressRenderer(ctx) }, async (ref) => {
-    const current =
-      change.customer !== undefined && change.body.description === undefined && !known.has(ref)
-        ? await readDescription(ctx, ref)
-        : known.get(ref);
-    return modifyUnit(ref, bodyFor(change, current), ctx);
+    const before: Before | undefined = known.has(ref)
+      ? { description: known.get(ref) }
+      : change.customer !== undefined && change.body.description === undefined
+        ? await descriptionBefore(ctx, ref)
+        : undefined;
+    return modifyUnit(ref, bodyFor(change, before?.description), ctx, before);
   });
   await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, modified: false }), true);
   // A password is never printed, so a change of credentials has no command to finish with.
@@ -196,9 +228,10 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   return finished(ctx);
 }
 
-export async function readDescription(ctx: Context, ref: string): Promise<string | undefined> {
+/** The unit's description now, read before a change that keeps its other text. */
+export async function descriptionBefore(ctx: Context, ref: string): Promise<Before> {
   const api = await ctx.api();
-  return descriptionOf(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit));
+  return { description: descriptionOf(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit)) };
 }
 
 /** The change flags again, for the command that finishes the rest after Ctrl-C (never a password). */

@@ -2,7 +2,7 @@
 // functions those verbs call. They charge nothing; release destroys, so it must be confirmed with
 // the count of the units it is about to delete.
 import { z } from 'zod';
-import { bodyFor, modifyUnit, parseModify, readDescription } from '../../commands/units/modify.js';
+import { bodyFor, descriptionBefore, modifyUnit, parseModify } from '../../commands/units/modify.js';
 import { releaseUnit } from '../../commands/units/release.js';
 import { changeProtocol, parseChangeProtocol } from '../../commands/units/change-protocol.js';
 import { addressOf, describeMove, readBefore, sameCountryPool, swapUnit } from '../../units/swap.js';
@@ -45,8 +45,8 @@ const modifyUnits = defineTool({
       password: a.password,
     });
     const report = await runBulk({ signal }, parseRefs(a.refs), { verb: 'modified', label: (r) => r }, async (ref) => {
-      const current = change.customer !== undefined && change.body.description === undefined ? await readDescription(ctx, ref) : undefined;
-      return modifyUnit(ref, bodyFor(change, current), ctx);
+      const before = change.customer !== undefined && change.body.description === undefined ? await descriptionBefore(ctx, ref) : undefined;
+      return modifyUnit(ref, bodyFor(change, before?.description), ctx, before);
     });
     return bulkResult(report);
   },
