@@ -2,7 +2,9 @@
 // ("waiting for api.example.com: 4s of 30s", "waiting 18 s for the rate limit") instead of standing
 // still. One Activity per client (the context makes it, and the output layer reads the same one):
 // each wait is its own entry, so one of several concurrent requests ending never hides the others.
-import type { ActivityView } from './globals.js';
+// It also keeps what the client was charged for (each purchase and extension the API confirmed),
+// so a run whose output fails after paying (a --jq error) still names what it bought (src/kit/action.ts).
+import type { ActivityView, Charged } from './globals.js';
 
 export interface Wait {
   /** host[:port] of the request, or what a retry waits for. */
@@ -22,6 +24,17 @@ export class Activity implements ActivityView {
   /** Each waiter on the rate budget, with the epoch ms it waits until. */
   private readonly rateWaits = new Set<{ until: number }>();
   private readonly rateListeners = new Set<(until: number | undefined) => void>();
+  private readonly charges: Charged[] = [];
+
+  /** The API confirmed a charge (a 2xx answer to a purchase or an extension). */
+  noteCharged(c: Charged): void {
+    if (!this.charges.some((x) => x.ref === c.ref && x.kind === c.kind)) this.charges.push(c);
+  }
+
+  /** Every charge the API confirmed to this client, in order, each ref and kind once. */
+  charged(): readonly Charged[] {
+    return this.charges;
+  }
 
   /** A wait begins; the function returned ends it. */
   begin(w: Wait): () => void {

@@ -271,7 +271,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   7: 'rate limited after the retries allowed (429)',
   8: 'conflict (409)',
   9: "service unavailable: 5xx, network failure, timeout, or an answer that is not the API's (redirect, wrong shape, an error status this table does not list); or the API answered `extended`/`removed`/`modified: false` (never taken as done)",
-  10: 'partial failure of a bulk command; `units check`: any check failed',
+  10: 'partial failure of a bulk command; `units check`: any check failed; or the money was spent but the output failed (a `--jq` error after a purchase or extension: what was bought or extended is named on stderr, never exit 2)',
   11: 'webhook signature invalid',
   12: 'refused by a budget or policy of the profile (`max-spend-per-run`, `max-spend-per-day`, `allowed-periods`, `allowed-countries`); nothing was charged',
   130: 'interrupted (Ctrl-C); `webhook listen` and `webhook log --follow`, which run until Ctrl-C, exit 0',

@@ -26,11 +26,21 @@ export interface GlobalOptions {
   jq: string | undefined;
 }
 
-/** What the command's API client waits for, as spinners and progress bars say it (src/api/activity.ts). */
+/** A charge the API confirmed to this run: a unit bought (or replayed by its idempotency key), or extended. */
+export interface Charged {
+  ref: string;
+  kind: 'bought' | 'replayed' | 'extended';
+}
+
+/**
+ * What the command's API client waits for, as spinners and progress bars say it (src/activity.ts),
+ * and what it was charged for, so an output that fails after a purchase can still name it.
+ */
 export interface ActivityView {
   describeWait(now?: number): string | undefined;
   describeRateWait(now?: number): string | undefined;
   onRateWait(listener: (until: number | undefined) => void): () => void;
+  charged(): readonly Charged[];
 }
 
 export interface BaseContext {

@@ -184,7 +184,9 @@ export class ApiClient {
     const started = this.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once<T>(method, path, shape, opts, signal, attempt);
+        const res = await this.once<T>(method, path, shape, opts, signal, attempt);
+        this.noteCharge(method, path, res);
+        return res;
       } catch (err) {
         if (err instanceof InterruptedError) throw err;
         if (this.opts.signal.aborted && method === 'GET') throw new InterruptedError();
@@ -239,6 +241,29 @@ export class ApiClient {
           end();
         }
       }
+    }
+  }
+
+  /**
+   * A 2xx answer to a purchase (POST /units) or an extension (POST /units/{ref}/extend) is money
+   * spent (or, replayed by its key, spent earlier): noted in the activity, whichever path sent it.
+   */
+  private noteCharge(method: string, path: string, res: ApiResponse<unknown>): void {
+    if (method.toUpperCase() !== 'POST' || res.status < 200 || res.status > 299) return;
+    const full = new URL(this.url(path)).pathname.replace(/\/+$/, '');
+    const base = new URL(this.baseUrl).pathname.replace(/\/+$/, '') + API_PREFIX;
+    if (full.slice(0, base.length).toLowerCase() !== base.toLowerCase()) return;
+    const rest = full.slice(base.length);
+    const d = (typeof res.data === 'object' && res.data !== null ? res.data : {}) as Record<string, unknown>;
+    if (/^\/units$/i.test(rest) && typeof d.proxyRef === 'string')
+      this.activity.noteCharged({ ref: d.proxyRef, kind: isReplay(res.headers) ? 'replayed' : 'bought' });
+    const extend = /^\/units\/([^/]+)\/extend$/i.exec(rest);
+    if (extend && d.extended !== false) {
+      let ref = extend[1]!;
+      try {
+        ref = decodeURIComponent(ref);
+      } catch {}
+      this.activity.noteCharged({ ref, kind: 'extended' });
     }
   }
 

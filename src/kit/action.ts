@@ -15,6 +15,7 @@ import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/ex
 import type { Context, GlobalOptions } from '../context/index.js';
 import { createContext, resolveGlobals } from '../context/index.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { escapeControl } from '../output/escape.js';
 import type { IO } from '../io.js';
 import type { ListItems, View } from '../output/index.js';
 import type { OutputFormat } from '../globals.js';
@@ -182,15 +183,42 @@ function lazyAction(rt: Runtime, def: CommandDefinition) {
     const ctx = createContext(rt.io, globals, rt.signal, rt.now);
     const handler = await (def.load as () => Promise<Handler>)();
     if (ctx.stdoutColor || ctx.stderrColor) await (await import('../output/index.js')).loadPaint();
-    const result = await handler({ args, flags, ctx, command });
-    if (typeof result === 'number') rt.exitCode = result;
-    else {
-      await emit(ctx, result);
-      rt.exitCode = finished(ctx);
+    try {
+      const result = await handler({ args, flags, ctx, command });
+      if (typeof result === 'number') rt.exitCode = result;
+      else {
+        await emit(ctx, result);
+        rt.exitCode = finished(ctx);
+      }
+    } finally {
+      // Whatever ended the command, what it paid for is named when its output failed.
+      if (jq?.jqFailed()) sayCharged(ctx);
     }
-    // The command ran, but --jq failed on what it printed (said on stderr as it happened).
-    if (jq?.jqFailed() && rt.exitCode === ExitCode.ok) rt.exitCode = ExitCode.usage;
+    // The command ran, but --jq failed on what it printed (said on stderr as it happened): exit 2,
+    // unless money was spent, which a script must never take for a usage error and run again.
+    if (jq?.jqFailed() && (rt.exitCode === ExitCode.ok || rt.exitCode === ExitCode.usage))
+      rt.exitCode = ctx.activity.charged().length > 0 ? ExitCode.partialFailure : ExitCode.usage;
   };
+}
+
+/**
+ * After an output failure (--jq failed on the data), the units the run was charged for, on stderr
+ * and never hidden by --quiet, one group a line: "bought: PRX-1, PRX-2". Nothing when nothing was charged.
+ */
+function sayCharged(ctx: Context): void {
+  const charged = ctx.activity.charged();
+  if (charged.length === 0) return;
+  const groups: [string, string[]][] = [
+    ['bought', charged.filter((c) => c.kind === 'bought').map((c) => c.ref)],
+    ['bought earlier (replayed by key, not charged again)', charged.filter((c) => c.kind === 'replayed').map((c) => c.ref)],
+    ['extended', charged.filter((c) => c.kind === 'extended').map((c) => c.ref)],
+  ];
+  const lines = groups.filter(([, refs]) => refs.length > 0).map(([what, refs]) => `${what}: ${refs.join(', ')}`);
+  ctx.io.stderr.write(
+    `the charge went through; only its output failed (exit 10), so do not run it again to buy or extend them:\n${lines
+      .map((l) => `  ${escapeControl(l)}`)
+      .join('\n')}\n`,
+  );
 }
 
 /**

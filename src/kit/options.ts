@@ -83,6 +83,12 @@ export const connFormat = () =>
 /** Only units whose description contains this text (any case); matched here, after paging. */
 export const descriptionContains = (help: string) => new Option('--description-contains <text>', help);
 
+/** What each --description-contains help says after its own words: a substring selects no customer. */
+export const NOT_A_CUSTOMER = 'a substring, so acme also matches customer=acme-corp: select a customer with --customer';
+
+/** Only units tagged for exactly this customer (`customer=NAME` in the description, any case: acme is not acme-corp). */
+export const customer = (help: string) => new Option('--customer <name>', help);
+
 /** After the help of the verbs that talk to a running sandbox (`sandbox state|advance|trigger`). */
 export const WHICH_SANDBOX =
   '\nWhich sandbox: --base-url, else PROXYCTL_BASE_URL, else the base URL of the\n' +

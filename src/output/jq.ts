@@ -45,7 +45,7 @@ function compileMessage(stderr: string, expr: string): string {
   return `${what} in "${expr}" (${lines > 1 ? `line ${at}, ` : ''}column ${column})`;
 }
 
-/** True once the expression failed on a command's output this run (the kit then exits 2). */
+/** True once the expression failed on a command's output this run (the kit then exits 2, or 10 after a charge). */
 export function jqFailed(): boolean {
   return failedOnData;
 }
@@ -54,7 +54,8 @@ export function jqFailed(): boolean {
  * What the expression makes of `json` (JSON text: one document, or one value per line, each run
  * through the expression), as text to write, each result on its own line; '' for no result. When
  * it fails on the data, the failure is said on stderr and nothing is printed for it: the command
- * itself ran (a purchase stays bought, its notices and resume key stay said), and exits 2 at its end.
+ * itself ran (a purchase stays bought, its notices and resume key stay said), and exits 2 at its end,
+ * or 10 when the run was charged (the kit then names what it bought or extended).
  */
 export function jqText(ctx: BaseContext, json: string): string {
   if (!jq || expression === undefined) throw new Error('--jq was not prepared before printing');

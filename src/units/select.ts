@@ -1,7 +1,10 @@
 // Choosing units on the client side, after paging: the API filters by status, pool and expiry,
 // but not by description, so a customer tag kept in `description` is matched here (any case).
-// The selection of `units extend --expiring-within` is made of these rules; the command asks
-// and lists (src/commands/units/expiring-selection.ts).
+// A customer is selected by its exact tag (`customer=acme` is not `customer=acme-corp`); a
+// description text is a substring and selects no customer. The selections of `units extend
+// --expiring-within`, `units release --customer`, `units check --customer`, `units modify --tagged`
+// and the MCP's quote_extend are made of these rules (collectSelection); the commands ask and list
+// (src/commands/units/expiring-selection.ts).
 import { customerOf } from '../ledger/customer.js';
 import type { Unit } from './types.js';
 import { MAX_PAGE_SIZE } from './validate.js';
@@ -66,27 +69,41 @@ export function expiringWithin(hours: number, now: number): (u: Unit) => boolean
   };
 }
 
-/** What `units extend --expiring-within` selects: active units expiring within `hours`, narrowed by pool and description. */
-export interface ExpiringCriteria {
-  hours: number;
+/**
+ * A selection of active units: narrowed by pool (asked of the server), expiring within `hours`
+ * (asked of the server, checked again here), the exact customer tag and a description text.
+ */
+export interface SelectionCriteria {
+  /** Expiring within this many hours; any expiry when undefined. */
+  hours?: number | undefined;
   poolId?: string | undefined;
-  /** --description-contains */
+  /** --customer (parseCustomer): the exact `customer=NAME` tag, in any case. */
+  customer?: string | undefined;
+  /** --description-contains: a substring of the description, in any case. */
   text?: string | undefined;
 }
 
+/** What `units extend --expiring-within` selects: active units expiring within `hours`, narrowed by pool, customer and description. */
+export interface ExpiringCriteria extends SelectionCriteria {
+  hours: number;
+}
+
 /** The list query that asks the server for the selection (it filters by status, pool and expiry). */
-export function expiringQuery(c: ExpiringCriteria) {
+export function selectionQuery(c: SelectionCriteria) {
   return { status: 'ACTIVE', poolId: c.poolId, expiringWithinHours: c.hours, pageSize: MAX_PAGE_SIZE };
 }
 
+/** The renewal's query: selectionQuery with its hours. */
+export const expiringQuery: (c: ExpiringCriteria) => ReturnType<typeof selectionQuery> = selectionQuery;
+
 /**
- * The selection, ref → unit, from every listed unit: the server's expiry filter checked again at
- * `now`, then the description. A unit listed twice (the list moved between pages) is kept once,
- * so it is extended once.
+ * The selection, ref → unit, from every listed unit: active, the server's expiry filter checked
+ * again at `now`, then the customer tag and the description. A unit listed twice (the list moved
+ * between pages) is kept once, so it is acted on once. The CLI and the MCP select through this.
  */
-export async function collectExpiring(units: AsyncIterable<Unit>, c: ExpiringCriteria, now: number): Promise<Map<string, Unit>> {
-  const due = expiringWithin(c.hours, now);
-  const matches = descriptionMatcher(c.text);
+export async function collectSelection(units: AsyncIterable<Unit>, c: SelectionCriteria, now: number): Promise<Map<string, Unit>> {
+  const due = c.hours === undefined ? (u: Unit) => u.status === undefined || u.status === 'ACTIVE' : expiringWithin(c.hours, now);
+  const matches = unitFilter({ customer: c.customer, descriptionContains: c.text }) ?? (() => true);
   const selected = new Map<string, Unit>();
   for await (const u of units) {
     if (due(u) && matches(u) && !selected.has(u.proxyRef)) selected.set(u.proxyRef, u);
@@ -94,20 +111,32 @@ export async function collectExpiring(units: AsyncIterable<Unit>, c: ExpiringCri
   return selected;
 }
 
-/** "3 units expiring within 24 h in pool US-12 whose description contains "acme" (PRX-1, PRX-2, PRX-3)" */
-export function describeSelection(refs: readonly string[], c: ExpiringCriteria): string {
-  const units = refs.length === 1 ? '1 unit' : `${refs.length} units`;
+/** The renewal's selection: collectSelection with its hours. */
+export const collectExpiring: (units: AsyncIterable<Unit>, c: ExpiringCriteria, now: number) => Promise<Map<string, Unit>> =
+  collectSelection;
+
+/** ' in pool US-12 tagged customer=acme whose description contains "vip"' ('' for none). */
+function narrowedBy(c: SelectionCriteria, text = (t: string) => ` whose description contains "${t}"`): string {
   const pool = c.poolId ? ` in pool ${c.poolId}` : '';
-  const tag = c.text !== undefined ? ` whose description contains "${c.text}"` : '';
-  return `${units} expiring within ${c.hours} h${pool}${tag} (${someRefs(refs)})`;
+  const customer = c.customer !== undefined ? ` tagged customer=${c.customer}` : '';
+  return `${pool}${customer}${c.text !== undefined ? text(c.text) : ''}`;
 }
 
-/** An empty selection, said instead of a list. */
-export function nothingExpiring(c: ExpiringCriteria): string {
-  const pool = c.poolId ? ` in pool ${c.poolId}` : '';
-  const tag = c.text !== undefined ? ` with "${c.text}" in their description` : '';
-  return `No active units expire within ${c.hours} h${pool}${tag}; nothing was extended.`;
+/** "3 units expiring within 24 h in pool US-12 whose description contains "acme" (PRX-1, PRX-2, PRX-3)" */
+export function describeSelection(refs: readonly string[], c: SelectionCriteria): string {
+  const units = refs.length === 1 ? '1 unit' : `${refs.length} units`;
+  const within = c.hours !== undefined ? ` expiring within ${c.hours} h` : '';
+  return `${units}${within}${narrowedBy(c)} (${someRefs(refs)})`;
 }
+
+/** An empty selection, said instead of a list: "No active units expire within 24 h tagged customer=acme; nothing was extended." */
+export function nothingSelected(c: SelectionCriteria, done = 'extended'): string {
+  const within = c.hours !== undefined ? ` expire within ${c.hours} h` : '';
+  return `No active units${within}${narrowedBy(c, (t) => ` with "${t}" in their description`)}; nothing was ${done}.`;
+}
+
+/** The renewal's empty selection: nothingSelected. */
+export const nothingExpiring: (c: ExpiringCriteria) => string = (c) => nothingSelected(c);
 
 /** ref → poolId of each selected unit that names its pool (for the per-pool stop, src/units/pool-stop.ts). */
 export function poolsByRef(units: ReadonlyMap<string, Unit>): Map<string, string> {

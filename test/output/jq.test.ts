@@ -2,7 +2,8 @@
 // the document -o json prints (or each line of -o jsonl); strings raw as gh prints them, other
 // values as JSON (one line into a pipe, indented on a terminal); a bad expression, or --jq where
 // no JSON is printed, is exit 2 before any request; a failure on the data is exit 2 at the end
-// with nothing printed for it, and what the command did (a purchase) stays done.
+// with nothing printed for it, and what the command did (a purchase) stays done (then exit 10:
+// test/output/jq-after-charge.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTerminal, type Kit, seedFleet, startKit } from '../helpers/index.js';
 
@@ -119,10 +120,10 @@ describe('an expression that fails on the data', () => {
     expect(r.err).toContain('error: --jq: Cannot index array with string ("proxyRef"); nothing printed for it');
   });
 
-  it('after a purchase: the unit stays bought and the charge is said; only the filtered output is missing', async () => {
+  it('after a purchase: the unit stays bought and the charge is said; only the filtered output is missing (exit 10)', async () => {
     const before = await kit.state();
     const r = await run('units', 'create', '--pool', 'US-11', '--period', '3h', '--yes', '--jq', '.[0]');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(10);
     expect(r.out).toBe('');
     expect(r.err).toContain('error: --jq: Cannot index object with number');
     const after = await kit.state();

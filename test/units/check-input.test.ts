@@ -75,7 +75,7 @@ describe('units check: bad input is exit 2 before any connection', () => {
       /has no connection lines/,
     ],
     ['a missing file', () => ['--from-file', join(home.dir, 'nope.txt'), '--target', 'http://127.0.0.1:9/'], /cannot read --from-file/],
-    ['no units named', () => [], /say which units to check: REF\.\.\., --all, --pool ID or --from-file FILE/],
+    ['no units named', () => [], /say which units to check: REF\.\.\., --all, --pool ID, --customer NAME or --from-file FILE/],
     [
       'two sources',
       () => ['PRX-1', '--from-file', file('one.txt', `127.0.0.1:${proxyPort}\n`)],

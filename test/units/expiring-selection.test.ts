@@ -3,10 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   collectExpiring,
+  collectSelection,
   describeSelection,
   expiringQuery,
   nothingExpiring,
+  nothingSelected,
   poolsByRef,
+  selectionQuery,
   type ExpiringCriteria,
 } from '../../src/units/select.js';
 import type { Unit } from '../../src/units/types.js';
@@ -65,6 +68,27 @@ describe('the expiring selection', () => {
     expect(nothingExpiring(c)).toBe(
       'No active units expire within 24 h in pool US-12 with "Acme" in their description; nothing was extended.',
     );
+  });
+
+  it('a customer is its exact tag, in any case; a description text is a substring', async () => {
+    const fleet = () =>
+      listed([
+        unit('PRX-1', { description: 'customer=acme' }),
+        unit('PRX-2', { description: 'vip customer=ACME' }),
+        unit('PRX-3', { description: 'customer=acme-corp' }),
+        unit('PRX-4', { description: 'customer=acmeX' }),
+        unit('PRX-5', { description: 'customer=acme', status: 'RELEASED' }),
+      ]);
+    expect([...(await collectSelection(fleet(), { customer: 'acme' }, NOW)).keys()]).toEqual(['PRX-1', 'PRX-2']);
+    expect([...(await collectSelection(fleet(), { text: 'customer=acme' }, NOW)).keys()]).toEqual(['PRX-1', 'PRX-2', 'PRX-3', 'PRX-4']);
+    expect(selectionQuery({ customer: 'acme' })).toEqual({
+      status: 'ACTIVE',
+      poolId: undefined,
+      expiringWithinHours: undefined,
+      pageSize: 200,
+    });
+    expect(describeSelection(['PRX-1'], { hours: 24, customer: 'acme' })).toBe('1 unit expiring within 24 h tagged customer=acme (PRX-1)');
+    expect(nothingSelected({ customer: 'acme' }, 'released')).toBe('No active units tagged customer=acme; nothing was released.');
   });
 
   it('maps each ref to its pool where the unit names one', () => {

@@ -1,6 +1,6 @@
 import { Command } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
-import { pool, protocol } from '../../kit/options.js';
+import { customer, pool, protocol } from '../../kit/options.js';
 
 const command = () =>
   new Command('check')
@@ -8,6 +8,7 @@ const command = () =>
     .argument('[refs...]', 'unit references')
     .option('--all', 'every active unit')
     .addOption(pool('every active unit of this pool'))
+    .addOption(customer('every active unit tagged for exactly this customer (customer=NAME in the description; with --pool, in that pool)'))
     .option('--from-file <file>', 'connection lines to check (ip:port:user:pass, ip:port, user:pass@ip:port, socks5://…, http://…)')
     .addOption(protocol('protocol of --from-file lines that do not say (default: try socks5, then http)'))
     .option('--target <url>', 'URL to request through each unit (default: config check-target, or the sandbox echo)')
@@ -27,6 +28,7 @@ export default defineCommand({
   formats: ['table', 'json', 'jsonl', 'csv'],
   examples: [
     'proxyctl units check --all',
+    'proxyctl units check --customer acme -o json',
     'proxyctl units check PRX-1 PRX-2 --target "$PROXYCTL_BASE_URL/echo" --timeout 5   # the sandbox\'s echo',
     'proxyctl units check --from-file proxies.txt --concurrency 32 -o json',
   ],

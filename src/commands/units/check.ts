@@ -22,8 +22,10 @@ import {
   type CheckResult,
 } from '../../units/check.js';
 import { parseConnLines } from '../../units/conn-lines.js';
+import { collectSelection, nothingSelected, selectionQuery, type SelectionCriteria } from '../../units/select.js';
+import { parseCustomer } from '../../ledger/customer.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
-import { MAX_PAGE_SIZE, parseProtocol, parseRefs } from '../../units/validate.js';
+import { parseProtocol, parseRefs } from '../../units/validate.js';
 import { ApiError, InterruptedError } from '../../errors.js';
 import { parseInteger } from '../../kit/options.js';
 import { resolveCheckTarget } from './check-target.js';
@@ -36,7 +38,7 @@ const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 const MAX_CONCURRENCY = 256;
 
 /** Where the units come from: refs, the API's list, or a file's lines. */
-type Source = { kind: 'refs'; refs: string[] } | { kind: 'list'; poolId: string | undefined } | { kind: 'file'; candidates: Candidate[] };
+type Source = { kind: 'refs'; refs: string[] } | { kind: 'list'; criteria: SelectionCriteria } | { kind: 'file'; candidates: Candidate[] };
 
 const label = (r: Pick<CheckResult, 'ref' | 'line'>) => r.ref ?? `line ${r.line}`;
 
@@ -56,10 +58,11 @@ const checkView: View<CheckResult> = {
 };
 
 async function readSource(args: string[], f: Input['flags']): Promise<Source> {
-  const given = [args.length > 0 && 'REF', (f.all || f.pool !== undefined) && '--all/--pool', f.fromFile !== undefined && '--from-file'];
+  const listed = f.all || f.pool !== undefined || f.customer !== undefined;
+  const given = [args.length > 0 && 'REF', listed && '--all/--pool/--customer', f.fromFile !== undefined && '--from-file'];
   const used = given.filter((g): g is string => typeof g === 'string');
   if (used.length === 0) {
-    throw new UsageError('say which units to check: REF..., --all, --pool ID or --from-file FILE');
+    throw new UsageError('say which units to check: REF..., --all, --pool ID, --customer NAME or --from-file FILE');
   }
   if (used.length > 1) throw new UsageError(`check one source at a time, not ${used.join(' and ')}`);
   if (f.protocol !== undefined && f.fromFile === undefined) {
@@ -78,7 +81,10 @@ async function readSource(args: string[], f: Input['flags']): Promise<Source> {
     return { kind: 'file', candidates: lines.map(candidateFromLine) };
   }
   if (args.length > 0) return { kind: 'refs', refs: parseRefs(args) };
-  return { kind: 'list', poolId: normalisePoolIdFlag(f.pool) };
+  return {
+    kind: 'list',
+    criteria: { poolId: normalisePoolIdFlag(f.pool), customer: f.customer === undefined ? undefined : parseCustomer(f.customer) },
+  };
 }
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
@@ -145,13 +151,20 @@ export default async function handler(input: Input): Promise<Result> {
   else if (source.kind === 'refs') items = source.refs;
   else {
     const api = await ctx.api();
-    items = [];
-    for await (const u of api.all('/units', shapes.unit, { poolId: source.poolId, pageSize: MAX_PAGE_SIZE }))
-      items.push(candidateFromUnit(u));
+    const { criteria } = source;
+    // The exact customer tag: --customer acme never checks customer=acme-corp's units.
+    const units = await collectSelection(api.all('/units', shapes.unit, selectionQuery(criteria)), criteria, ctx.now().getTime());
+    items = [...units.values()].map(candidateFromUnit);
     if (items.length === 0) {
-      ctx.notice(source.poolId ? `No active units in pool ${source.poolId}.` : 'No active units.');
+      ctx.notice(
+        criteria.customer !== undefined
+          ? nothingSelected(criteria, 'checked')
+          : criteria.poolId
+            ? `No active units in pool ${criteria.poolId}.`
+            : 'No active units.',
+      );
       // A pool the catalogue does not hold is a typo worth a warning, as in `units list --pool`.
-      const miss = source.poolId ? await poolMiss(api, source.poolId) : undefined;
+      const miss = criteria.poolId ? await poolMiss(api, criteria.poolId) : undefined;
       if (miss) ctx.warn(miss.message);
       return ExitCode.ok;
     }

@@ -1,7 +1,7 @@
 // `units extend --expiring-within HOURS --period P`: selects the units about to expire and builds
 // the batch for extend.ts. Every page of active units expiring within HOURS (the same server-side
-// filter as `units list --expiring-within`, checked again here, then --pool and
-// --description-contains; the rules are src/units/select.ts) becomes one batch for the extend path:
+// filter as `units list --expiring-within`, checked again here, then --pool, --customer (the exact
+// tag) and --description-contains; the rules are src/units/select.ts) becomes one batch for the extend path:
 // one quote (count × price, balance before → after), --max-spend (exit 2) and the balance (exit 6)
 // checked before any extend request, asked on a terminal (--yes elsewhere, refused before any
 // request), then each unit extended at most once. This module chooses the batch; extend.ts runs it.
@@ -12,6 +12,7 @@ import type { Prompter } from '../../context/prompt.js';
 import { UsageError } from '../../errors.js';
 import { escapeControl } from '../../output/index.js';
 import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
+import { parseCustomer } from '../../ledger/customer.js';
 import { parseUsd } from '../../units/quote.js';
 import {
   collectExpiring,
@@ -35,7 +36,12 @@ type Flags = Input['flags'];
 export async function selectExpiring(flags: Flags, ctx: Context) {
   // Every flag is checked before any request.
   const hours = parseHours(flags.expiringWithin, '--expiring-within') as number;
-  const criteria: ExpiringCriteria = { hours, poolId: normalisePoolIdFlag(flags.pool), text: flags.descriptionContains };
+  const criteria: ExpiringCriteria = {
+    hours,
+    poolId: normalisePoolIdFlag(flags.pool),
+    customer: flags.customer === undefined ? undefined : parseCustomer(flags.customer),
+    text: flags.descriptionContains,
+  };
   const maxSpend = parseUsd(flags.maxSpend, '--max-spend');
   let period: Period | undefined = flags.period === undefined ? undefined : parsePeriod(flags.period);
   const dryRun = flags.dryRun === true;

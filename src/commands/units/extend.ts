@@ -115,7 +115,14 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     if (batch) await extendUnits(batch, ctx);
     return finished(ctx);
   }
-  const selecting = flags.pool !== undefined ? '--pool' : flags.descriptionContains !== undefined ? '--description-contains' : undefined;
+  const selecting =
+    flags.pool !== undefined
+      ? '--pool'
+      : flags.customer !== undefined
+        ? '--customer'
+        : flags.descriptionContains !== undefined
+          ? '--description-contains'
+          : undefined;
   if (selecting) throw new UsageError(`${selecting} selects units with --expiring-within; with unit references, name the units only`);
   if (raw.length === 0)
     throw new UsageError('give at least one unit reference (e.g. PRX-123), or --expiring-within HOURS', {

@@ -1,6 +1,19 @@
 import { Command } from '../../kit/commander.js';
 import { defineCommand, type InputOf } from '../../kit/action.js';
-import { all, connFormat, country, descriptionContains, expiringWithin, limit, page, pageSize, pool, protocol } from '../../kit/options.js';
+import {
+  all,
+  connFormat,
+  country,
+  customer,
+  descriptionContains,
+  expiringWithin,
+  limit,
+  NOT_A_CUSTOMER,
+  page,
+  pageSize,
+  pool,
+  protocol,
+} from '../../kit/options.js';
 
 const command = () =>
   new Command('list')
@@ -15,9 +28,11 @@ const command = () =>
     .addOption(pageSize('only one page of this many units, 1 to 200'))
     .addOption(all())
     .addOption(
-      descriptionContains('only units whose description contains this text, in any case (matched after paging; --limit counts matches)'),
+      descriptionContains(
+        `only units whose description contains this text, in any case (${NOT_A_CUSTOMER}; matched after paging; --limit counts matches)`,
+      ),
     )
-    .option('--customer <name>', 'only units tagged for this customer (customer=NAME in the description; matched after paging)')
+    .addOption(customer('only units tagged for exactly this customer (customer=NAME in the description; matched after paging)'))
     .addOption(country('only units in this country (ISO alpha-2, e.g. US; matched after paging)'))
     .addOption(protocol('only units of this protocol: socks5, http, http_noauth (inject); matched after paging'))
     .option('--provider <name>', 'only units of this carrier, in any case (matched after paging)')

@@ -19,8 +19,12 @@ const command = () =>
       "a new strong password for each unit, made here (never on the command line), printed once with the unit's connection (-o conn works)",
     )
     .addOption(pool('instead of refs: every active unit of this pool'))
-    .option('--tagged <name>', 'instead of refs: every active unit tagged for this customer')
-    .addOption(descriptionContains('instead of refs: every active unit whose description contains this text, in any case'))
+    .option('--tagged <name>', 'instead of refs: every active unit tagged for exactly this customer (customer=NAME in the description)')
+    .addOption(
+      descriptionContains(
+        'instead of refs: every active unit whose description contains this text, in any case (a substring, so acme also matches customer=acme-corp: select a customer with --tagged; --customer sets the tag)',
+      ),
+    )
     .addOption(connFormat());
 export type Input = InputOf<typeof command>;
 

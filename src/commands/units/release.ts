@@ -1,6 +1,6 @@
 // `units release REF...`: permanent and unrefunded, so it asks first on a terminal and needs
 // --yes anywhere else; the refusal happens before any request.
-import { finished, type Result } from '../../kit/action.js';
+import { emit, finished, showList, type Result } from '../../kit/action.js';
 import type { Input } from './release.command.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient } from '../../api/client.js';
@@ -9,6 +9,10 @@ import { progressRenderer } from '../../output/progress.js';
 import { runBulk, settleBulk } from '../../units/bulk.js';
 import { applied, notRemoved } from '../../units/not-applied.js';
 import { parseRefs } from '../../units/validate.js';
+import { collectSelection, describeSelection, nothingSelected, selectionQuery, someRefs } from '../../units/select.js';
+import type { Prompter } from '../../context/prompt.js';
+import { parseCustomer } from '../../ledger/customer.js';
+import { escapeControl } from '../../output/index.js';
 import * as shapes from '../../api/shapes.js';
 import { remember } from '../../kit/remember.js';
 import { rerunCommand } from './rerun.js';
@@ -26,18 +30,26 @@ const view = {
 };
 
 export async function confirmRelease(refs: string[], ctx: Context): Promise<void> {
-  if (ctx.globals.yes) return;
-  const list = refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
-  const ask = await ctx.prompt.open({
-    unavailable: new UsageError(`refusing to release ${list} without confirmation`, {
+  const ask = await openRelease(ctx, someRefs(refs));
+  if (ask) await askRelease(ask, refs);
+}
+
+/** The prompt for a release, or undefined with --yes; exit 2 without a terminal (before any request). */
+async function openRelease(ctx: Context, what: string): Promise<Prompter | undefined> {
+  if (ctx.globals.yes) return undefined;
+  return ctx.prompt.open({
+    unavailable: new UsageError(`refusing to release ${what} without confirmation`, {
       hint: 'releasing deletes units permanently with no refund; add --yes to confirm',
     }),
     cancelled: 'cancelled; nothing was released',
   });
+}
+
+async function askRelease(ask: Prompter, refs: string[]): Promise<void> {
   // A "no" is exit 2 (the contract's "refused confirmation"), so a wrapper script never mistakes
   // "the user said no" for "released".
   await ask.confirm(
-    { message: `Release ${list}? They are deleted permanently and nothing is refunded.` },
+    { message: `Release ${someRefs(refs)}? They are deleted permanently and nothing is refunded.` },
     'nothing released: the release was not confirmed',
   );
 }
@@ -50,12 +62,12 @@ export async function releaseUnit(api: ApiClient, ref: string): Promise<Removed>
   return res.data;
 }
 
-export async function releaseUnits(refs: string[], ctx: Context): Promise<void> {
+export async function releaseUnits(refs: string[], ctx: Context, list = false): Promise<void> {
   const api = await ctx.api();
   const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
     releaseUnit(api, ref),
   );
-  await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }));
+  await emitOutcomes(ctx, report, { one: view, many: view }, (o) => ({ proxyRef: o.label, removed: false }), list);
   await remember(ctx, { remove: { units: report.outcomes.flatMap((o) => (o.ok ? [o.label] : [])) } });
   // After Ctrl-C: the units not started. --yes is repeated only if it was given: a release confirmed
   // at the prompt is asked again.
@@ -64,9 +76,32 @@ export async function releaseUnits(refs: string[], ctx: Context): Promise<void> 
   );
 }
 
-export default async function handler({ args: [raw], ctx }: Input): Promise<Result> {
-  const refs = parseRefs(raw);
-  await confirmRelease(refs, ctx);
-  await releaseUnits(refs, ctx);
+export default async function handler({ args: [raw], flags, ctx }: Input): Promise<Result> {
+  if (flags.customer === undefined) {
+    if (raw.length === 0)
+      throw new UsageError('give at least one unit reference (e.g. PRX-123), or --customer NAME', {
+        hint: 'e.g. proxyctl units release PRX-123, or proxyctl units release --customer acme (every active unit tagged customer=acme)',
+      });
+    const refs = parseRefs(raw);
+    await confirmRelease(refs, ctx);
+    await releaseUnits(refs, ctx);
+    return finished(ctx);
+  }
+  if (raw.length > 0) throw new UsageError('give unit references or --customer, not both');
+  // The exact tag: --customer acme never releases customer=acme-corp's units.
+  const criteria = { customer: parseCustomer(flags.customer) };
+  // Without a terminal --yes is needed: refused here, before the list is read.
+  const ask = await openRelease(ctx, `every active unit tagged customer=${criteria.customer}`);
+  const api = await ctx.api();
+  const units = await collectSelection(api.all('/units', shapes.unit, selectionQuery(criteria)), criteria, ctx.now().getTime());
+  if (units.size === 0) {
+    // Nothing to release is not an error: a script sees an empty list.
+    await emit(ctx, showList([], { ...view, empty: escapeControl(nothingSelected(criteria, 'released')) }));
+    return finished(ctx);
+  }
+  const refs = [...units.keys()];
+  if (ask) await askRelease(ask, refs);
+  else ctx.notice(escapeControl(`releasing ${describeSelection(refs, criteria)}`));
+  await releaseUnits(refs, ctx, true);
   return finished(ctx);
 }

@@ -27,6 +27,7 @@ import type { Unit } from '../../units/types.js';
 import { InterruptedError, NotFoundError, UsageError } from '../../errors.js';
 import { normalisePoolIdFlag } from '../../units/catalogue-ids.js';
 import { collectExpiring, expiringQuery, nothingExpiring } from '../../units/select.js';
+import { parseCustomer } from '../../ledger/customer.js';
 import { MAX_COUNT, parsePeriod, parseRefs } from '../../units/validate.js';
 import { bulkOutput, bulkResult, type BulkResult } from '../bulk.js';
 import type { Quote, Session } from '../session.js';
@@ -181,7 +182,7 @@ const quoteExtend = defineTool({
   name: 'quote_extend',
   title: 'Quote an extension',
   description:
-    'Price extending units by one period (as `proxyctl units extend --dry-run`), named by refs or, to renew, selected as the active units expiring within some hours (as `units extend --expiring-within`, optionally in one pool or with a description text): charges nothing; returns a quoteId for extend_units, the units it covers, the exact total, the balance before and after, the budget verdict and when the quote expires.',
+    'Price extending units by one period (as `proxyctl units extend --dry-run`), named by refs or, to renew, selected as the active units expiring within some hours (as `units extend --expiring-within`, optionally in one pool or with a description text, or of one customer by its exact tag): charges nothing; returns a quoteId for extend_units, the units it covers, the exact total, the balance before and after, the budget verdict and when the quote expires.',
   scope: 'pays',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.object({
@@ -193,7 +194,16 @@ const quoteExtend = defineTool({
       .optional()
       .describe('instead of refs: every active unit expiring within this many hours (a renewal)'),
     pool: z.string().min(1).optional().describe('with expiringWithinHours: only units of this pool'),
-    descriptionContains: z.string().min(1).optional().describe('with expiringWithinHours: only units whose description contains this text'),
+    customer: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('with expiringWithinHours: only units tagged for exactly this customer (customer=NAME in the description)'),
+    descriptionContains: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('with expiringWithinHours: only units whose description contains this text (a substring, not a customer: use customer)'),
     period: z.enum(PERIODS),
   }),
   output: z.object({ ...priceOutput, refs: z.array(z.string()), period: z.string() }),
@@ -223,6 +233,7 @@ async function refsToQuote(
     refs?: string[] | undefined;
     expiringWithinHours?: number | undefined;
     pool?: string | undefined;
+    customer?: string | undefined;
     descriptionContains?: string | undefined;
   },
   api: Awaited<ReturnType<ToolCall['ctx']['api']>>,
@@ -232,11 +243,16 @@ async function refsToQuote(
   if (selecting === (a.refs !== undefined))
     throw new UsageError('give refs, or expiringWithinHours to select the units due for renewal (not both)');
   if (!selecting) {
-    if (a.pool !== undefined || a.descriptionContains !== undefined)
-      throw new UsageError('pool and descriptionContains select with expiringWithinHours; with refs, name the units only');
+    if (a.pool !== undefined || a.customer !== undefined || a.descriptionContains !== undefined)
+      throw new UsageError('pool, customer and descriptionContains select with expiringWithinHours; with refs, name the units only');
     return parseRefs(a.refs!);
   }
-  const criteria = { hours: a.expiringWithinHours!, poolId: normalisePoolIdFlag(a.pool), text: a.descriptionContains };
+  const criteria = {
+    hours: a.expiringWithinHours!,
+    poolId: normalisePoolIdFlag(a.pool),
+    customer: a.customer === undefined ? undefined : parseCustomer(a.customer, 'customer'),
+    text: a.descriptionContains,
+  };
   const units = await collectExpiring(allUnits(api, expiringQuery(criteria)), criteria, now);
   if (units.size === 0) throw new NotFoundError(nothingExpiring(criteria), { code: 'nothing_to_renew' });
   return [...units.keys()];

@@ -46,8 +46,12 @@ const listUnits = defineTool({
   input: z.object({
     status: z.enum(UNIT_STATUSES).optional().describe('only units with this status'),
     pool: text.optional().describe('only units of this pool id, e.g. US-12'),
-    customer: text.optional().describe('only units tagged for this customer (customer=NAME in the description)'),
-    descriptionContains: text.optional().describe('only units whose description contains this text, in any case'),
+    customer: text
+      .optional()
+      .describe('only units tagged for exactly this customer (customer=NAME in the description; acme is not acme-corp)'),
+    descriptionContains: text
+      .optional()
+      .describe('only units whose description contains this text, in any case: a substring, not a customer selector (use customer)'),
     expiringWithinHours: z.number().int().min(1).optional().describe('only units expiring within this many hours'),
     includeExpired: z.boolean().optional().describe('include expired units'),
     limit: z.number().int().min(1).max(MAX_LIST).default(100).describe(`at most this many units (1 to ${MAX_LIST}, default 100)`),
