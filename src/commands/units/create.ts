@@ -70,7 +70,9 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
       `idempotency key ${baseKey} (if this is interrupted, re-run with --idempotency-key ${baseKey} to resume without buying twice)`,
     );
 
-  const { report, keys, replayed, breaker, untagged } = await underBudget(ledger, spend, (_refs, held) =>
+  // The hold is the batch's: a resume with this key takes over the hold of a killed run with it.
+  const batchSpend = { ...spend, batch: { key: baseKey, unitUsd: q.unitPrice } };
+  const { report, keys, replayed, breaker, untagged } = await underBudget(ledger, batchSpend, (_refs, held) =>
     createBatch(api, opts.body as CreateBody, {
       count: opts.count,
       baseKey,
