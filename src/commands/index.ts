@@ -13,7 +13,7 @@ import { account, me } from './me/index.js';
 import pools from './pools/index.js';
 import profiles from './profiles/index.js';
 import sandbox from './sandbox/index.js';
-import spend from './spend/spend.command.js';
+import spend from './spend/index.js';
 import status from './status/status.command.js';
 import units from './units/index.js';
 import webhook from './webhook/index.js';

@@ -1,20 +1,32 @@
 // Budgets that hold across processes. A run that will charge first takes a hold: under the
-// account's lock it reads what the journal says was spent in the last 24 hours and what live holds
+// account's lock it reads what the journal says was spent in the last 24 hours and what the holds
 // of other runs may still spend, refuses (exit 12) when its own total does not fit, and otherwise
 // records its hold, with the unit refs it is about to extend. Its debits go into the journal as
-// they happen; releasing the hold at the end gives back what it did not spend. Each hold is kept
-// alive by its own proper-lockfile lock (refreshed while the process runs): a hold whose lock went
-// stale belongs to a process that was killed. Its refs are free at once (nothing is waiting on a
-// dead run), but what it held and did not enter still counts against the day for 24 hours: the
-// purchases it had on the wire may have gone through, and a budget is never exceeded on a guess.
+// they happen, naming the hold; releasing the hold at the end gives back what it did not spend.
+// Each hold is kept alive by its own proper-lockfile lock (refreshed while the process runs): a
+// hold whose lock went stale (within 5 seconds) belongs to a run that was killed.
+//
+// A killed run blocks nobody: its refs are free at once and the lock is never stuck. What it held
+// and did not enter is another matter: the purchases or extensions it had on the wire may have gone
+// through (a killed process cannot say), so that remainder keeps counting; a budget is never
+// exceeded on a guess that they did not. It stops counting, with nothing left to guess, when:
+//   - every debit it held for is in the journal (nothing remains): the hold lapses;
+//   - its purchase batch is resumed with the same idempotency key: the resumed run takes the dead
+//     hold over (heldFor), because a resume replays every purchase the dead run made (the key's
+//     window on the server is 24 hours, as long as a hold counts) and enters each one, so nothing
+//     the dead run may have bought escapes the journal or the resume's own hold;
+//   - 24 hours have passed (the window of the daily budget);
+//   - the user drops it (`proxyctl spend holds --drop ID`) after checking what it did: a killed
+//     renewal's extensions, say, which only the units' expiries tell and no run here reads.
 //
 // Two runs that each fit the daily budget alone but not together never both spend: the second
 // sees the first's hold. Two overlapping renewals never extend a unit twice: the second sees the
 // refs the first holds and leaves them out.
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { PolicyError, UsageError } from '../errors.js';
+import { ConflictError, NotFoundError, PolicyError, UsageError } from '../errors.js';
 import type { Journal } from './journal.js';
 
 /** A profile's spending rules (`config set max-spend-per-run …`); the SDK takes the same object. */
@@ -76,15 +88,44 @@ export function checkPolicy(
 
 const cents = (n: number) => Math.round(n * 100);
 
+/**
+ * How long a run resuming a batch waits for the hold of a run with the same idempotency key to go
+ * stale: kill -9 and the resume typed at once, the killed run's lock is still fresh for up to 5 s.
+ */
+const SAME_KEY_WAIT_MS = LOCK_STALE_MS + 2000;
+
 interface HoldRecord {
   id: string;
   amountUsd: number;
   refs: string[];
   at: string;
+  /** A purchase batch's idempotency base key, and what one of its units costs (its quote). */
+  key?: string | undefined;
+  unitUsd?: number | undefined;
+  /** The holds of killed runs with the same key this one took over (counted in its amountUsd). */
+  took?: string[] | undefined;
+  /** Where and through what the run holding it runs (for `spend holds`). */
+  host?: string | undefined;
+  source?: string | undefined;
+  /**
+   * Set when a run that took over a killed run's hold ended before entering all it holds: what is
+   * left may be debits of the killed run that nobody has entered yet, so it keeps counting, as a
+   * hold no run is alive for, until the key is resumed again, it is all entered, 24 hours pass or
+   * it is dropped.
+   */
+  endedAt?: string | undefined;
 }
 
 interface HoldsFile {
   holds: HoldRecord[];
+}
+
+/** A purchase batch: resuming its key takes over the hold of a killed run with the same key. */
+export interface HoldBatch {
+  /** The idempotency base key (`--idempotency-key`). */
+  key: string;
+  /** USD one unit of the batch costs at this run's quote. */
+  unitUsd: number;
 }
 
 export interface HoldRequest {
@@ -94,7 +135,11 @@ export interface HoldRequest {
   cost: (refs: readonly string[]) => number;
   policy: SpendPolicy | undefined;
   now: Date;
-  /** Told once when the lock is slow to come. */
+  /** Set for a purchase batch with an idempotency key. */
+  batch?: HoldBatch | undefined;
+  /** Who is charging (cli, sdk, mcp), shown by `spend holds`. */
+  source?: string | undefined;
+  /** Told once when the lock is slow to come, or a run with the same key is still seen alive. */
   warn?: (message: string) => void;
 }
 
@@ -104,86 +149,217 @@ export interface Hold {
   readonly refs: readonly string[];
   /** The refs left out because another run holds them. */
   readonly heldElsewhere: readonly string[];
-  /** What the journal says was spent in the last 24 hours, and what other live holds may add. */
+  /** What the journal says was spent in the last 24 hours, and what other holds may add. */
   readonly spentToday: number;
   readonly heldToday: number;
+  /** The holds of killed runs with this batch's key that this run took over. */
+  readonly tookOver: readonly string[];
   /** Gives back what this run did not spend and lets other runs take its refs. Never throws. */
   release(): Promise<void>;
 }
 
+/** live: its run is at work; killed: its run's lock went stale; ended: see HoldRecord.endedAt. */
+export type HoldState = 'live' | 'killed' | 'ended';
+
+/** One hold as `proxyctl spend holds` shows it. */
+export interface HoldInfo {
+  id: string;
+  state: HoldState;
+  /** create: a purchase batch (with its key); extend: a renewal (with its refs); other: `proxyctl api`. */
+  operation: 'create' | 'extend' | 'other';
+  startedAt: string;
+  endedAt: string | undefined;
+  /** USD held, what its run entered in the journal, and what it still counts against the day. */
+  amountUsd: number;
+  enteredUsd: number;
+  remainingUsd: number;
+  idempotencyKey: string | undefined;
+  refs: string[];
+  host: string | undefined;
+  source: string | undefined;
+}
+
+interface Surveyed {
+  rec: HoldRecord;
+  state: HoldState;
+  enteredUsd: number;
+  remainingUsd: number;
+}
+
+type Lockfile = typeof import('proper-lockfile');
+
+const holdsPathOf = (journal: Journal) => join(journal.dir, `${journal.account}.holds.json`);
+/** The file a hold's own lock is taken on (proper-lockfile makes the directory `<it>.lock`). */
+const lockPathOf = (journal: Journal, id: string) => join(journal.dir, `${journal.account}.hold-${id}`);
+
+/**
+ * Every hold in the file, with what its run entered and what it still counts, and what the
+ * journal says was spent in the 24 hours before `now`. A hold no run is alive for lapses (comes
+ * back in `lapsed`, to be written out of the file) when all it held is entered or it is a day old.
+ */
+async function survey(
+  lockfile: Lockfile,
+  journal: Journal,
+  now: Date,
+): Promise<{ holds: Surveyed[]; lapsed: HoldRecord[]; spentToday: number }> {
+  const file = await readHolds(holdsPathOf(journal));
+  const entries = await journal.read();
+  const since = now.getTime() - DAY_MS;
+  const spentToday = entries.reduce((sum, e) => (Date.parse(e.at) > since ? sum + e.priceUsd : sum), 0);
+  // A hold may still spend what it held less what its run has already entered.
+  const enteredBy = new Map<string, number>();
+  for (const e of entries) if (e.hold) enteredBy.set(e.hold, (enteredBy.get(e.hold) ?? 0) + e.priceUsd);
+  const holds: Surveyed[] = [];
+  const lapsed: HoldRecord[] = [];
+  for (const rec of file.holds) {
+    const alive =
+      rec.endedAt === undefined &&
+      (await lockfile.check(lockPathOf(journal, rec.id), { realpath: false, stale: LOCK_STALE_MS }).catch(() => false));
+    const enteredUsd = enteredBy.get(rec.id) ?? 0;
+    const remainingUsd = Math.max(0, rec.amountUsd - enteredUsd);
+    if (alive) holds.push({ rec, state: 'live', enteredUsd, remainingUsd });
+    else if (now.getTime() - Date.parse(rec.at) >= DAY_MS || !(Date.parse(rec.at) > 0) || cents(remainingUsd) <= 0) lapsed.push(rec);
+    else holds.push({ rec, state: rec.endedAt === undefined ? 'killed' : 'ended', enteredUsd, remainingUsd });
+  }
+  return { holds, lapsed, spentToday };
+}
+
+/**
+ * What a run resuming a purchase batch holds when it takes over the holds of killed runs with its
+ * key. A killed run's remainder R covers, at its unit price u, every unit of the batch it was to buy
+ * and did not enter: those it bought and recorded but did not enter (the resume replays them first
+ * and enters them; its own cost leaves them out, as bought earlier), those it bought or left on the
+ * wire without recording them (the resume's cost counts them; the server replays them free) and
+ * those never bought (the resume buys them, at its own unit price u'). The resume enters each of
+ * them once, at u'. So max(its own cost, R × max(1, u'/u)) covers every debit that can still come
+ * from the batch, in money and in the journal's figures alike, while the dead hold counted beside
+ * it would count the same units twice (a resume refused on a budget it fits). A remainder of
+ * unknown unit price is carried whole: nothing is given up on a guess.
+ */
+function heldFor(own: number, batch: HoldBatch | undefined, dead: readonly Surveyed[]): number {
+  if (!batch || dead.length === 0) return own;
+  let scaled = 0;
+  let whole = 0;
+  for (const h of dead) {
+    const u = h.rec.unitUsd;
+    if (u !== undefined && u > 0) scaled += h.remainingUsd * Math.max(1, batch.unitUsd / u);
+    else whole += h.remainingUsd;
+  }
+  return Math.max(own, scaled) + whole;
+}
+
+const sumRemaining = (hs: readonly Surveyed[]) => hs.reduce((sum, h) => sum + h.remainingUsd, 0);
+
+async function forgetLocks(journal: Journal, ids: readonly string[]): Promise<void> {
+  for (const id of ids) await rm(`${lockPathOf(journal, id)}.lock`, { recursive: true, force: true }).catch(() => undefined);
+}
+
+const WAIT = Symbol('wait');
+
 /**
  * Takes a hold for one run: checks the policy and the daily budget against the journal and every
- * live hold, under the account's lock. Throws PolicyError (exit 12) before anything is charged.
+ * hold that still counts, under the account's lock. Throws PolicyError (exit 12) before anything
+ * is charged. A batch resumed with its key takes over the holds of killed runs with that key.
  */
 export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold> {
   const { default: lockfile } = await import('proper-lockfile');
   await mkdir(journal.dir, { recursive: true, mode: 0o700 });
-  const holdsPath = join(journal.dir, `${journal.account}.holds.json`);
+  const holdsPath = holdsPathOf(journal);
   const id = randomUUID();
-  const ownLock = join(journal.dir, `${journal.account}.hold-${id}`);
+  const ownLock = lockPathOf(journal, id);
   // Our own hold's lock first, so from the moment it is recorded it is seen alive.
   const releaseOwn = await lockfile.lock(ownLock, { realpath: false, stale: LOCK_STALE_MS, update: 1000, onCompromised: () => undefined });
   let recorded = false;
   try {
-    const result = await underLock(lockfile, holdsPath, req.warn, async (write) => {
-      const file = await readHolds(holdsPath);
-      const live: HoldRecord[] = [];
-      const killed: HoldRecord[] = [];
-      for (const h of file.holds) {
-        const alive = await lockfile
-          .check(join(journal.dir, `${journal.account}.hold-${h.id}`), { realpath: false, stale: LOCK_STALE_MS })
-          .catch(() => false);
-        if (alive) live.push(h);
-        else if (req.now.getTime() - Date.parse(h.at) < DAY_MS) killed.push(h);
-      }
-      const taken = new Set(live.flatMap((h) => h.refs));
-      const asked = req.refs ?? [];
-      const refs = asked.filter((r) => !taken.has(r));
-      const heldElsewhere = asked.filter((r) => taken.has(r));
-      const amountUsd = req.cost(refs);
-      const since = req.now.getTime() - DAY_MS;
-      const entries = await journal.read();
-      const spentToday = entries.reduce((sum, e) => (Date.parse(e.at) > since ? sum + e.priceUsd : sum), 0);
-      // A live hold may still spend what it held less what it has already entered.
-      const enteredBy = new Map<string, number>();
-      for (const e of entries) if (e.hold) enteredBy.set(e.hold, (enteredBy.get(e.hold) ?? 0) + e.priceUsd);
-      const remainder = (hs: HoldRecord[]) => hs.reduce((sum, h) => sum + Math.max(0, h.amountUsd - (enteredBy.get(h.id) ?? 0)), 0);
-      const heldToday = remainder(live) + remainder(killed);
-      const max = req.policy?.maxSpendPerDay;
-      if (max !== undefined && amountUsd > 0 && cents(spentToday) + cents(heldToday) + cents(amountUsd) > cents(max)) {
-        const atWork = remainder(live) > 0 ? ` and ${usd(remainder(live))} held by other runs still at work` : '';
-        const dead =
-          remainder(killed) > 0
-            ? ` and ${usd(remainder(killed))} held by runs that were killed (their purchases may have gone through)`
-            : '';
-        throw new PolicyError(
-          `this would charge ${usd(amountUsd)}; ${usd(spentToday)} was spent in the last 24 hours${atWork}${dead}, and max-spend-per-day is ${usd(max)}; nothing was charged`,
-          {
-            code: 'budget_exceeded',
-            hint: `${usd(Math.max(0, max - spentToday - heldToday))} is left in the daily budget now`,
-            leftUsd: Math.max(0, (cents(max) - cents(spentToday) - cents(heldToday)) / 100),
+    const waitUntil = Date.now() + SAME_KEY_WAIT_MS;
+    const batch = req.batch;
+    let told = false;
+    for (;;) {
+      const result = await underLock(lockfile, holdsPath, req.warn, async (write) => {
+        const { holds, lapsed, spentToday } = await survey(lockfile, journal, req.now);
+        const live = holds.filter((h) => h.state === 'live');
+        // A run with this key still seen alive is most likely the one just killed, its lock not
+        // yet stale: wait for it rather than count its hold beside ours. (Two runs of the same
+        // key at once is the one case that waits the whole time, and then counts both.)
+        if (batch && Date.now() < waitUntil && live.some((h) => h.rec.key === batch.key)) return WAIT;
+        const taken = new Set(live.flatMap((h) => h.rec.refs));
+        const asked = req.refs ?? [];
+        const refs = asked.filter((r) => !taken.has(r));
+        const heldElsewhere = asked.filter((r) => taken.has(r));
+        const own = req.cost(refs);
+        const takeOver = batch ? holds.filter((h) => h.state !== 'live' && h.rec.key === batch.key) : [];
+        const amountUsd = heldFor(own, batch, takeOver);
+        const others = holds.filter((h) => !takeOver.includes(h));
+        const atWork = sumRemaining(others.filter((h) => h.state === 'live'));
+        const dead = sumRemaining(others.filter((h) => h.state !== 'live'));
+        const heldToday = atWork + dead;
+        const max = req.policy?.maxSpendPerDay;
+        if (max !== undefined && amountUsd > 0 && cents(spentToday) + cents(heldToday) + cents(amountUsd) > cents(max)) {
+          const carried =
+            cents(amountUsd) > cents(own)
+              ? ` (and up to ${usd(amountUsd - own)} the killed run with this idempotency key may have charged and not entered)`
+              : '';
+          const atWorkText = atWork > 0 ? ` and ${usd(atWork)} held by other runs still at work` : '';
+          const deadText = dead > 0 ? ` and ${usd(dead)} held by runs that were killed (their purchases may have gone through)` : '';
+          throw new PolicyError(
+            `this would charge ${usd(own)}${carried}; ${usd(spentToday)} was spent in the last 24 hours${atWorkText}${deadText}, and max-spend-per-day is ${usd(max)}; nothing was charged`,
+            {
+              code: 'budget_exceeded',
+              hint: `${usd(Math.max(0, max - spentToday - heldToday))} is left in the daily budget now${
+                dead > 0 ? '; proxyctl spend holds lists the holds of killed runs, and how each stops counting' : ''
+              }`,
+              leftUsd: Math.max(0, (cents(max) - cents(spentToday) - cents(heldToday)) / 100),
+            },
+          );
+        }
+        const mine: HoldRecord = {
+          id,
+          amountUsd,
+          refs: [...refs],
+          at: req.now.toISOString(),
+          key: batch?.key,
+          unitUsd: batch?.unitUsd,
+          took: takeOver.length > 0 ? takeOver.map((h) => h.rec.id) : undefined,
+          host: hostname(),
+          source: req.source,
+        };
+        await write({ holds: [...others.map((h) => h.rec), mine] });
+        recorded = true;
+        const gone = [...lapsed, ...takeOver.map((h) => h.rec)].map((h) => h.id);
+        return { refs, heldElsewhere, spentToday, heldToday, tookOver: takeOver.map((h) => h.rec.id), gone };
+      });
+      if (result !== WAIT) {
+        await forgetLocks(journal, result.gone);
+        let released = false;
+        const { gone: _, ...taken } = result;
+        return {
+          id,
+          ...taken,
+          release: async () => {
+            if (released) return;
+            released = true;
+            await underLock(lockfile, holdsPath, undefined, async (write) => {
+              const file = await readHolds(holdsPath);
+              const rec = file.holds.find((h) => h.id === id);
+              // A run that took over a killed run's hold and ends (Ctrl-C, failures) before
+              // entering all it holds may leave the killed run's debits unentered: that much stays.
+              let left: HoldRecord | undefined;
+              if (rec?.took) {
+                const entered = (await journal.read()).reduce((sum, e) => (e.hold === id ? sum + e.priceUsd : sum), 0);
+                if (cents(rec.amountUsd - entered) > 0) left = { ...rec, refs: [], endedAt: new Date().toISOString() };
+              }
+              await write({ holds: file.holds.flatMap((h) => (h.id !== id ? [h] : left ? [left] : [])) });
+            }).catch(() => undefined);
+            await releaseOwn().catch(() => undefined);
+            await rm(ownLock, { recursive: true, force: true }).catch(() => undefined);
           },
-        );
+        };
       }
-      await write({ holds: [...live, ...killed, { id, amountUsd, refs: [...refs], at: req.now.toISOString() }] });
-      recorded = true;
-      return { refs, heldElsewhere, spentToday, heldToday };
-    });
-    let released = false;
-    return {
-      id,
-      ...result,
-      release: async () => {
-        if (released) return;
-        released = true;
-        await underLock(lockfile, holdsPath, undefined, async (write) => {
-          const file = await readHolds(holdsPath);
-          await write({ holds: file.holds.filter((h) => h.id !== id) });
-        }).catch(() => undefined);
-        await releaseOwn().catch(() => undefined);
-        await rm(ownLock, { recursive: true, force: true }).catch(() => undefined);
-      },
-    };
+      if (!told && batch)
+        req.warn?.(`waiting for the run with idempotency key ${batch.key} to end (a killed run's hold goes within 5 seconds)`);
+      told = true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
   } catch (err) {
     if (!recorded) {
       await releaseOwn().catch(() => undefined);
@@ -193,16 +369,73 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
   }
 }
 
+function infoOf(h: Surveyed): HoldInfo {
+  const round = (n: number) => cents(n) / 100;
+  return {
+    id: h.rec.id,
+    state: h.state,
+    operation: h.rec.key !== undefined ? 'create' : h.rec.refs.length > 0 ? 'extend' : 'other',
+    startedAt: h.rec.at,
+    endedAt: h.rec.endedAt,
+    amountUsd: round(h.rec.amountUsd),
+    enteredUsd: round(h.enteredUsd),
+    remainingUsd: round(h.remainingUsd),
+    idempotencyKey: h.rec.key,
+    refs: [...h.rec.refs],
+    host: h.rec.host,
+    source: h.rec.source,
+  };
+}
+
+/** The holds that count now: those of runs at work, and those of runs gone that have not lapsed. */
+export async function listHolds(journal: Journal, now: Date): Promise<HoldInfo[]> {
+  const { default: lockfile } = await import('proper-lockfile');
+  const { holds } = await survey(lockfile, journal, now);
+  return holds.map(infoOf);
+}
+
+/**
+ * Drops the hold `id` of a run that is gone, so it no longer counts against the daily budget
+ * (`spend holds --drop`): budget, not money. Exit 5 for no such hold, 8 for a run still at work.
+ */
+export async function dropHold(journal: Journal, id: string, now: Date): Promise<HoldInfo> {
+  const { default: lockfile } = await import('proper-lockfile');
+  await mkdir(journal.dir, { recursive: true, mode: 0o700 });
+  const holdsPath = holdsPathOf(journal);
+  const dropped = await underLock(lockfile, holdsPath, undefined, async (write) => {
+    const { holds, lapsed } = await survey(lockfile, journal, now);
+    const h = holds.find((x) => x.rec.id === id);
+    if (!h) {
+      throw new NotFoundError(`no budget hold ${id} counts now (it ended, lapsed or was never taken); nothing was dropped`, {
+        code: 'hold_not_found',
+        hint: 'proxyctl spend holds lists the holds that count',
+      });
+    }
+    if (h.state === 'live') {
+      throw new ConflictError(`hold ${id} belongs to a run still at work; it is given back when that run ends; nothing was dropped`, {
+        code: 'hold_live',
+      });
+    }
+    await write({ holds: holds.filter((x) => x !== h).map((x) => x.rec) });
+    return { info: infoOf(h), gone: [id, ...lapsed.map((x) => x.id)] };
+  });
+  await forgetLocks(journal, dropped.gone);
+  return dropped.info;
+}
+
 async function readHolds(path: string): Promise<HoldsFile> {
   try {
     const v = JSON.parse(await readFile(path, 'utf8')) as Partial<HoldsFile>;
-    return { holds: Array.isArray(v.holds) ? v.holds.filter((h) => h && typeof h.id === 'string') : [] };
+    const holds = Array.isArray(v.holds) ? v.holds : [];
+    return {
+      holds: holds
+        .filter((h) => h && typeof h.id === 'string' && typeof h.at === 'string' && Number.isFinite(h.amountUsd))
+        .map((h) => ({ ...h, refs: Array.isArray(h.refs) ? h.refs.filter((r) => typeof r === 'string') : [] })),
+    };
   } catch {
     return { holds: [] };
   }
 }
-
-type Lockfile = typeof import('proper-lockfile');
 
 async function underLock<T>(
   lockfile: Lockfile,

@@ -2,14 +2,14 @@
 // profile's policy. The CLI builds one per command (ctx.ledger()), the SDK from its options, and
 // `webhook listen --ledger` for the events it verifies. Entering never fails a purchase: a debit
 // that cannot be written is said (warn) and the purchase stands.
-import { checkPolicy, takeHold, type Hold, type SpendPolicy } from './budget.js';
+import { checkPolicy, takeHold, type Hold, type HoldBatch, type SpendPolicy } from './budget.js';
 import { PolicyError } from '../errors.js';
 import { recordBalance } from './report.js';
 import { customerOf } from './customer.js';
 import { countryOfPool, createEntryId, extendEntryId, type Journal, type LedgerEntry, type LedgerSource } from './journal.js';
 
-export type { Hold, SpendPolicy } from './budget.js';
-export { checkPolicy, hasPolicy, takeHold } from './budget.js';
+export type { Hold, HoldBatch, HoldInfo, HoldState, SpendPolicy } from './budget.js';
+export { checkPolicy, dropHold, hasPolicy, listHolds, takeHold } from './budget.js';
 export type { LedgerEntry, LedgerSource } from './journal.js';
 export { customerOf, parseCustomer, withCustomer } from './customer.js';
 export { countryOfPool, Journal } from './journal.js';
@@ -117,6 +117,8 @@ export interface Spend {
   poolIds?: readonly (string | undefined)[];
   /** Units about to be extended: a run that overlaps another never extends the same one twice. */
   refs?: readonly string[];
+  /** A purchase batch's idempotency key and unit price: resuming the key takes over a killed run's hold. */
+  batch?: HoldBatch | undefined;
 }
 
 /**
@@ -142,6 +144,8 @@ export async function underBudget<T>(
     cost: spend.cost,
     policy,
     now: ledger.now?.() ?? new Date(),
+    batch: spend.batch,
+    source: ledger.source,
     warn: ledger.warn,
   });
   try {

@@ -82,7 +82,9 @@ export async function purchase(run: PayingRun, input: CreateInput, steps: Purcha
     if (steps.checkBalance !== false) assertAffordable(plan.quote, describePurchase(input, plan.toBuy));
   }
   const baseKey = input.baseKey ?? newBaseKey();
-  const batch = await underBudget(ledger, purchaseSpend(input, plan), (_refs, held) => {
+  // The hold is the batch's: a resume with this key takes over the hold of a killed run with it.
+  const spend = { ...purchaseSpend(input, plan), batch: { key: baseKey, unitUsd: plan.quote.unitPrice } };
+  const batch = await underBudget(ledger, spend, (_refs, held) => {
     steps.onStart?.(baseKey);
     return createBatch(api, input.body, {
       count: input.count,
