@@ -35,9 +35,11 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { CACHE_MAX_AGE_MS, ensurePrivateDir, type CacheStore } from './store.js';
 
+/** A record: its value, or (as read from the file, until first asked for) the line that holds it. */
 interface Entry {
-  v: unknown;
   at: number;
+  v?: unknown;
+  line?: string;
 }
 
 /** Below this many lines a file is never worth compacting. */
@@ -47,14 +49,56 @@ const COMPACT_RATIO = 2;
 const LOCK_STALE_MS = 5000;
 const LOCK_WAIT_MS = 30_000;
 const WRITE_BIT = 0o200;
+const HEAD = '{"k":"';
 
-const lineOf = (k: string, e: Entry) => `${JSON.stringify({ k, v: e.v, at: e.at })}\n`;
+const lineOf = (k: string, e: Entry) => (e.line !== undefined ? `${e.line}\n` : `${JSON.stringify({ k, v: e.v, at: e.at })}\n`);
 const fresh = (e: Entry, now: number) => now - e.at < CACHE_MAX_AGE_MS;
 const sealed = (mode: number) => (mode & WRITE_BIT) === 0;
 
+function recordValue(e: Entry): unknown {
+  if (e.line !== undefined) {
+    e.v = parseRecord(e.line)?.e.v;
+    e.line = undefined;
+  }
+  return e.v;
+}
+
+/**
+ * Each whole line of `text` as a record, skipping what is not one, in order. A line as `set` writes
+ * it is taken apart without parsing (a process may read 100,000 of them to look up a few); its
+ * value is parsed when first asked for.
+ */
+function eachRecord(text: string, into: (k: string, e: Entry) => void): void {
+  for (let s = 0; s < text.length; ) {
+    let end = text.indexOf('\n', s);
+    if (end < 0) end = text.length;
+    if (end > s) {
+      const r = asWritten(text, s, end) ?? parseLine(text.slice(s, end));
+      if (r) into(r.k, r.e);
+    }
+    s = end + 1;
+  }
+}
+
+/** `{"k":"KEY","v":…,"at":N}` with a key that needs no unescaping, or undefined (then it is parsed). */
+function asWritten(text: string, s: number, end: number): { k: string; e: Entry } | undefined {
+  if (!text.startsWith(HEAD, s) || text.charCodeAt(end - 1) !== 0x7d) return undefined;
+  const q = text.indexOf('"', s + HEAD.length);
+  if (q < 0 || q >= end || !text.startsWith(',"v":', q + 1)) return undefined;
+  const k = text.slice(s + HEAD.length, q);
+  if (k.includes('\\')) return undefined;
+  // A line that starts with the rest of one cut by a kill holds the start of a second record.
+  const next = text.indexOf(HEAD, s + 1);
+  if (next >= 0 && next < end) return undefined;
+  const a = text.lastIndexOf(',"at":', end);
+  if (a <= q || a + 6 >= end - 1) return undefined;
+  const at = Number(text.slice(a + 6, end - 1));
+  if (!Number.isFinite(at)) return undefined;
+  return { k, e: { at, line: text.slice(s, end) } };
+}
+
 /** One line as a record, or undefined. A line that starts with the rest of one cut by a kill keeps the record behind it. */
 function parseLine(line: string): { k: string; e: Entry } | undefined {
-  if (line === '') return undefined;
   const whole = parseRecord(line);
   if (whole) return whole;
   for (let i = line.indexOf('{"k":', 1); i > 0; i = line.indexOf('{"k":', i + 1)) {
@@ -96,9 +140,9 @@ function readLegacy(path: string, now: number): Map<string, Entry> {
   return out;
 }
 
-/** Reads `fd` from `from` to `to`, whole lines only: the lines and the bytes they took. */
-function readLines(fd: number, from: number, to: number): { lines: string[]; bytes: number } {
-  if (to <= from) return { lines: [], bytes: 0 };
+/** Reads `fd` from `from` to `to`, whole lines only: their text and the bytes they took. */
+function readLines(fd: number, from: number, to: number): { text: string; bytes: number } {
+  if (to <= from) return { text: '', bytes: 0 };
   const buf = Buffer.allocUnsafe(to - from);
   let got = 0;
   while (got < buf.length) {
@@ -106,9 +150,9 @@ function readLines(fd: number, from: number, to: number): { lines: string[]; byt
     if (n === 0) break;
     got += n;
   }
-  const end = buf.lastIndexOf(0x0a, got - 1);
-  if (end < 0) return { lines: [], bytes: 0 };
-  return { lines: buf.toString('utf8', 0, end).split('\n'), bytes: end + 1 };
+  const end = got > 0 ? buf.lastIndexOf(0x0a, got - 1) : -1;
+  if (end < 0) return { text: '', bytes: 0 };
+  return { text: buf.toString('utf8', 0, end), bytes: end + 1 };
 }
 
 export interface RecordFile extends CacheStore {
@@ -134,15 +178,12 @@ export function openRecordFile(dir: string, name: string, legacyName: string, wh
   let legacy = false;
   let compacting: Promise<void> | undefined;
 
-  const take = (text: string[], now: number) => {
-    for (const line of text) {
-      const r = parseLine(line);
-      if (!r) continue;
+  const take = (text: string, now: number) =>
+    eachRecord(text, (k, e) => {
       lines += 1;
-      if (fresh(r.e, now)) map.set(r.k, r.e);
-      else map.delete(r.k);
-    }
-  };
+      if (fresh(e, now)) map.set(k, e);
+      else map.delete(k);
+    });
 
   /** Everything again: the first look-up, or the file was replaced (compacted by another process). */
   const reload = (fd: number | undefined, now: number) => {
@@ -156,7 +197,7 @@ export function openRecordFile(dir: string, name: string, legacyName: string, wh
     const read = readLines(fd, 0, st.size);
     ino = st.ino;
     offset = read.bytes;
-    take(read.lines, now);
+    take(read.text, now);
   };
 
   /** Brings the map up to the file as it is now: usually one stat, plus the lines appended since. */
@@ -179,7 +220,7 @@ export function openRecordFile(dir: string, name: string, legacyName: string, wh
       else {
         const read = readLines(fd, offset, fst.size);
         offset += read.bytes;
-        take(read.lines, now);
+        take(read.text, now);
       }
       loaded = true;
     } finally {
@@ -272,11 +313,7 @@ export function openRecordFile(dir: string, name: string, legacyName: string, wh
           // Sealed before the read: a line written after this is written again by its writer.
           fchmodSync(fd, st.mode & 0o777 & ~WRITE_BIT);
           sealedIno = st.ino;
-          const all = readLines(fd, 0, fstatSync(fd).size);
-          for (const line of all.lines) {
-            const r = parseLine(line);
-            if (r) live.set(r.k, r.e);
-          }
+          eachRecord(readLines(fd, 0, fstatSync(fd).size).text, (k, e) => live.set(k, e));
         } finally {
           closeSync(fd);
         }
@@ -322,7 +359,8 @@ export function openRecordFile(dir: string, name: string, legacyName: string, wh
     path,
     get: <T>(key: string) => {
       refresh();
-      return map.get(key)?.v as T | undefined;
+      const e = map.get(key);
+      return (e ? recordValue(e) : undefined) as T | undefined;
     },
     async set(key, value) {
       const e: Entry = { v: value, at: Date.now() };
