@@ -6,7 +6,9 @@
 // last line of a key wins; a line cut by kill -9 is skipped (and the line after it still read).
 //
 // A process reads the file once, on its first look-up, into a map, and then only what was appended
-// since (one stat a look-up), so a long-running process sees records other processes append.
+// since (one stat a look-up), so a long-running process sees records other processes append. A
+// line as `set` writes it is indexed by its key and time without JSON.parse; its value is parsed
+// when asked for. No fsync: a kill cannot lose a written line (the ledger's choice too).
 //
 // Compacted rarely: when most lines are dead (overwritten, or older than any reader trusts), a
 // process rewrites the live ones under the file's lock (proper-lockfile, write-file-atomic). No
@@ -234,8 +236,10 @@ export function openRecordFile(dir: string, name: string, legacyName: string, wh
     try {
       fd = openSync(path, 'a', 0o600);
     } catch (err) {
-      // Sealed (a compaction in progress, or a compactor killed), for a user the mode binds.
-      if ((err as NodeJS.ErrnoException).code === 'EACCES') return false;
+      // Sealed (a compaction in progress, or a compactor killed), for a user the mode binds
+      // (EPERM: a read-only file on Windows).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM') return false;
       throw err;
     }
     try {
@@ -301,22 +305,17 @@ export function openRecordFile(dir: string, name: string, legacyName: string, wh
       const now = Date.now();
       const hadLegacy = existsSync(legacyPath);
       const live = hadLegacy ? readLegacy(legacyPath, now) : new Map<string, Entry>();
-      let fd: number | undefined;
+      // Created if missing (only the old file's records to fold in), so that it too is sealed
+      // before it is read: a writer may create it meanwhile.
+      const fd = openSync(path, 'a+', 0o600);
       try {
-        fd = openSync(path, 'r');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      }
-      if (fd !== undefined) {
-        try {
-          const st = fstatSync(fd);
-          // Sealed before the read: a line written after this is written again by its writer.
-          fchmodSync(fd, st.mode & 0o777 & ~WRITE_BIT);
-          sealedIno = st.ino;
-          eachRecord(readLines(fd, 0, fstatSync(fd).size).text, (k, e) => live.set(k, e));
-        } finally {
-          closeSync(fd);
-        }
+        const st = fstatSync(fd);
+        // Sealed before the read: a line written after this is written again by its writer.
+        fchmodSync(fd, st.mode & 0o777 & ~WRITE_BIT);
+        sealedIno = st.ino;
+        eachRecord(readLines(fd, 0, fstatSync(fd).size).text, (k, e) => live.set(k, e));
+      } finally {
+        closeSync(fd);
       }
       let text = '';
       let count = 0;
