@@ -2,9 +2,9 @@
 // `npm run bench`: runs every benchmark in turn and writes bench/RESULTS.md with the date, the
 // machine and the Node versions above their output. The CLI's figures are measured on Node 24
 // (installed from the npm registry as `npm test` installs it, scripts/lib/node-binary.mjs) and on
-// this machine's Node, in one run; the sandbox and `units check` benches run on this machine's
-// Node. The hand-written analysis below the ANALYSIS marker in RESULTS.md is kept as it is. Not
-// part of `npm test` (timings are noisy). Needs nothing beyond `npm ci` (no hyperfine).
+// this machine's Node, in one run; the sandbox, `units check` and purchase records benches run on
+// this machine's Node. The hand-written analysis below the ANALYSIS marker in RESULTS.md is kept as
+// it is. Not part of `npm test` (timings are noisy). Needs nothing beyond `npm ci` (no hyperfine).
 //   node bench/run.mjs [--runs 15] [--skip-create]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ const loadBefore = loadavg()[0];
 const cli = run('cli.mjs', ['--node', node24, '--node', process.execPath, ...args]);
 const sandbox = run('sandbox.mjs', []);
 const check = run('check.mjs', []);
+const records = run('records.mjs', []);
 const loadAfter = loadavg()[0];
 
 const MARKER = '<!-- ANALYSIS: everything below is kept by bench/run.mjs -->';
@@ -42,7 +43,7 @@ const header = [
   '',
   `- Date: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
   `- Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${osType()}; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end`,
-  `- Node: ${version24} (from the npm registry) and ${process.version} (this machine's) for the CLI; ${process.version} for the sandbox and \`units check\``,
+  `- Node: ${version24} (from the npm registry) and ${process.version} (this machine's) for the CLI; ${process.version} for the sandbox, \`units check\` and the purchase records`,
   `- Commit: ${commit || 'unknown'}`,
   '',
 ].join('\n');
@@ -64,9 +65,10 @@ const body = [
   check.ok ? check.out.trim() : `FAILED\n${check.out.trim()}`,
   '```',
   '',
+  records.ok ? records.out : '## Purchase records: local work per purchase (`bench/records.mjs`)\n\nFAILED (see the console output)\n',
 ].join('\n');
 writeFileSync(resultsFile, `${header}\n${body}\n${analysis}`);
 // The tables padded as `biome ci` (part of npm test) wants them.
 spawnSync(fileURLToPath(new URL('../node_modules/.bin/biome', import.meta.url)), ['format', '--write', resultsFile], { stdio: 'ignore' });
 console.log(`wrote ${resultsFile}`);
-process.exitCode = cli.ok && sandbox.ok && check.ok ? 0 : 1;
+process.exitCode = cli.ok && sandbox.ok && check.ok && records.ok ? 0 : 1;

@@ -1,6 +1,6 @@
 // Profiles, the current profile and profile settings, in one JSON file in a config dir that only
-// the user can read (dir 0700, file 0600), with the API keys that are not in the OS keyring (keyring.ts); caches and purchase records use the same machinery in
-// files of their own (openKeyValueFile). Several proxyctl processes may share a file at once
+// the user can read (dir 0700, file 0600), with the API keys that are not in the OS keyring (keyring.ts); the discovery cache uses the same machinery in
+// a file of its own (openKeyValueFile), the purchase records are appended lines (records.ts). Several proxyctl processes may share a file at once
 // (parallel logins, bulk creates recording purchases), so every change is a read-modify-write done under a
 // cross-process lock (proper-lockfile: a lock dir beside the file, kept fresh while held, taken
 // over once stale, i.e. after its holder was killed), re-reading the file inside the lock and
@@ -251,8 +251,8 @@ function openJsonFile(path: string, warn: (message: string) => void, what: strin
 
 /**
  * A key/value store of stamped entries (`at` or `fetchedAt`, pruned after two days) in its own
- * file: discovery results in the cache dir, purchase records in the data dir. Never in the config
- * file, so a bulk create never rewrites the file that holds the keys.
+ * file (discovery results in the cache dir), never in the config file. Each change rewrites the
+ * whole file: right for a few entries written rarely, not for a record per purchase (records.ts).
  */
 export function openKeyValueFile(dir: string, name: string, warn: (message: string) => void, what: string): CacheStore {
   ensurePrivateDir(dir);
@@ -335,7 +335,7 @@ export function maskKey(key: string | undefined): string {
 }
 
 /** Cache entries outlive every use after two days (discovery TTL 1 h, idempotency keys 24 h). */
-const CACHE_MAX_AGE_MS = 48 * 3600 * 1000;
+export const CACHE_MAX_AGE_MS = 48 * 3600 * 1000;
 
 /** Drops entries stamped (`at` or `fetchedAt`) longer ago than any reader would trust them. */
 export function pruneCache(cache: Record<string, unknown>, nowMs: number): Record<string, unknown> {

@@ -17,8 +17,13 @@ export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClien
     signal: ctx.signal,
     userAgent: userAgent(),
     trace: ctx.globals.debug ? (line) => ctx.io.stderr.write(`[debug] ${escapeControl(line)}\n`) : undefined,
-    cache: fileStore(ctx, () => cacheDir(ctx.io.env), 'discovery.json', 'the discovery cache', false),
-    records: fileStore(ctx, () => dataDir(ctx.io.env), 'purchases.json', 'the purchase records', true),
+    cache: fileStore(ctx, 'the discovery cache', false, async (what) =>
+      (await import('../config/store.js')).openKeyValueFile(cacheDir(ctx.io.env), 'discovery.json', (msg) => ctx.warn(msg), what),
+    ),
+    // Appended lines (purchases.jsonl); a purchases.json of an earlier version is read beneath them.
+    records: fileStore(ctx, 'the purchase records', true, async (what) =>
+      (await import('../config/records.js')).openRecordFile(dataDir(ctx.io.env), 'purchases.jsonl', 'purchases.json', what),
+    ),
     activity: ctx.activity,
   });
 }
@@ -28,7 +33,7 @@ export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClien
  * (discovery runs again). A purchase record that cannot be written is said once: the purchase
  * stands, and a re-run still never buys twice (the server replays by key), but it may print less.
  */
-function fileStore(ctx: Context, dir: () => string, name: string, what: string, warnOnFailure: boolean): AsyncCache {
+function fileStore(ctx: Context, what: string, warnOnFailure: boolean, opener: (what: string) => Promise<CacheStore>): AsyncCache {
   let store: Promise<CacheStore | undefined> | undefined;
   let warned = false;
   const failed = (err: unknown) => {
@@ -36,13 +41,10 @@ function fileStore(ctx: Context, dir: () => string, name: string, what: string, 
     warned = true;
   };
   const open = () =>
-    (store ??= import('../config/store.js').then(
-      (m) => m.openKeyValueFile(dir(), name, (msg) => ctx.warn(msg), what),
-      (err) => {
-        failed(err);
-        return undefined;
-      },
-    ));
+    (store ??= opener(what).catch((err: unknown) => {
+      failed(err);
+      return undefined;
+    }));
   return {
     async get<T>(key: string) {
       try {

@@ -128,9 +128,14 @@ describe('config writes from parallel processes', () => {
     const bought = results.map((r) => (JSON.parse(String(r.stdout)) as { proxyRef: string }).proxyRef);
     expect((await kit.state()).units.map((u) => u.proxyRef).sort()).toEqual([...bought].sort());
     // In the data dir, never in the file that holds the keys (which no create rewrites).
-    const file = join(kit.home.configDir, 'data', 'purchases.json');
-    const entries = (JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { proxyRef?: string }> }).entries;
-    const records = keys.map((k) => entries[`idempotency-bought:${kit!.sb.baseUrl}:${k}:0`]);
+    // One line a record (the last of a key wins), appended by each process in one write.
+    const file = join(kit.home.configDir, 'data', 'purchases.jsonl');
+    const entries = new Map<string, { proxyRef?: string }>();
+    for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+      const r = JSON.parse(line) as { k: string; v: { proxyRef?: string } };
+      entries.set(r.k, r.v);
+    }
+    const records = keys.map((k) => entries.get(`idempotency-bought:${kit!.sb.baseUrl}:${k}:0`));
     expect(records.map((r) => r?.proxyRef)).toEqual(bought);
     expect(mode(file)).toBe(0o600);
     expect(existsSync(configFile(kit.home))).toBe(false);
