@@ -6,6 +6,7 @@ import type { CacheStore } from '../config/store.js';
 import { cacheDir, dataDir } from '../config/dirs.js';
 import { userAgent } from '../version.js';
 import { escapeControl } from '../output/escape.js';
+import { sightings } from './sightings.js';
 
 /** A client for a known base URL and key (also used by login to verify a key before saving it). */
 export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClient {
@@ -20,6 +21,7 @@ export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClien
     cache: fileStore(ctx, () => cacheDir(ctx.io.env), 'discovery.json', 'the discovery cache', false),
     records: fileStore(ctx, () => dataDir(ctx.io.env), 'purchases.json', 'the purchase records', true),
     activity: ctx.activity,
+    observe: sightings(ctx),
   });
 }
 
