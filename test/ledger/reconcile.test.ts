@@ -1,7 +1,7 @@
 // `spend --reconcile` against what the sandbox really charged: parallel runs on one config dir
 // explain each other's debits by time (readings and debits overlap), a purchase made outside
 // proxyctl is reported once, in the stretch where a balance read first shows it, also when it
-// follows a batch killed with kill -9 and resumed.
+// follows a batch killed with kill -9 and resumed; --reconcile has no --by.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cents, type Kit, pickPools, startKit } from '../helpers/index.js';
@@ -94,4 +94,13 @@ describe('spend --reconcile', () => {
     expect(spent).toHaveLength(10);
     expect(spent.reduce((x, e) => x + cents(e.priceUsd), 0) + cents(pool!.prices['3h']!)).toBe(cents(1000 - s.balanceUsd));
   }, 120_000);
+
+  it('--reconcile with --by is refused before anything is read', async () => {
+    kit = await startKit({ balance: 1000 });
+    const r = await kit.run(['spend', '--reconcile', '--by', 'day']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('--reconcile lists each balance change the ledger does not explain; it has no totals per day');
+    expect(String(r.stdout)).toBe('');
+    expect(kit.sb.requestLog()).toEqual([]);
+  }, 60_000);
 });

@@ -79,6 +79,10 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const since = flags.since === undefined ? undefined : parseWhen(flags.since, '--since', now, false);
   const until = flags.until === undefined ? undefined : parseWhen(flags.until, '--until', now, true);
   if (since && until && since >= until) throw new UsageError('--since must be before --until');
+  if (flags.reconcile && flags.by)
+    throw new UsageError(`--reconcile lists each balance change the ledger does not explain; it has no totals per ${flags.by}`, {
+      hint: 'choose the stretch with --since/--until, or drop --reconcile for the totals',
+    });
   const ledger = await ctx.ledger();
   const all = await ledger.journal.read();
   const entries = inWindow(all, since, until);
