@@ -96,6 +96,25 @@ export interface ApiClientOptions {
   records?: AsyncCache | undefined;
   /** What this client waits for, for spinners and bars (the context passes the one it shows). */
   activity?: Activity | undefined;
+  /**
+   * Told of each request as it leaves and of each answer that passed its checks, with the times:
+   * the ledger keeps when balances were read and charges made from them (src/context/sightings.ts).
+   * A promise it returns is waited for, so what it writes is written before the caller goes on; a
+   * failure of it never fails the request.
+   */
+  observe?: ((exchange: Exchange, client: ApiClient) => Promise<void> | undefined) | undefined;
+}
+
+/** A request seen by `observe`: as it leaves (no `answer`), and once answered. */
+export interface Exchange {
+  method: string;
+  /** The path under /api/reseller/v1 (`/units`, `/account`), without the query. */
+  path: string;
+  /** The Idempotency-Key sent with it, if any. */
+  idempotencyKey: string | undefined;
+  /** When it left (ms since the epoch, this client's clock). */
+  sentAt: number;
+  answer?: { at: number; status: number; data: unknown; replayed: boolean } | undefined;
 }
 
 const BACKOFF_BASE_MS = 500;
@@ -304,6 +323,11 @@ export class ApiClient {
     const budgets = opts.budget === 'uptime' ? [this.budgets.main, this.budgets.uptime] : [this.budgets.main];
     const tickets = await this.acquireAll(budgets, signal ?? this.opts.signal);
     const started = this.now();
+    const seen: Exchange | undefined = this.opts.observe
+      ? { method: method.toUpperCase(), path: apiPath(path), idempotencyKey: headers['idempotency-key'], sentAt: started }
+      : undefined;
+    const leaving = seen && this.tell(seen);
+    if (leaving) await leaving;
     this.trace(`→ ${method} ${url}`);
     let raw: RawResponse;
     const end = this.activity.begin({ host: new URL(url).host, kind: 'answer', since: Date.now(), forMs: this.opts.timeoutMs, attempt });
@@ -323,7 +347,21 @@ export class ApiClient {
     for (const [i, b] of budgets.entries()) b.update(b === own ? rate : undefined, tickets[i]);
     const requestId = raw.headers['x-request-id'];
     this.trace(`← ${raw.status} ${method} ${url} request-id=${requestId ?? '-'} ${this.now() - started}ms`);
-    return this.interpret<T>(raw, url, shape, budgets);
+    const res = this.interpret<T>(raw, url, shape, budgets);
+    const answered =
+      seen && this.tell({ ...seen, answer: { at: this.now(), status: res.status, data: res.data, replayed: isReplay(res.headers) } });
+    if (answered) await answered;
+    return res;
+  }
+
+  /** The observer's promise, if it has something to write (most requests it has not: no wait for those). */
+  private tell(exchange: Exchange): Promise<void> | undefined {
+    // What the observer keeps is a record beside the request; the request stands without it.
+    try {
+      return this.opts.observe?.(exchange, this)?.catch(() => undefined);
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -437,6 +475,12 @@ export class ApiClient {
     const key = this.opts.apiKey;
     this.opts.trace(key ? line.split(key).join('[REDACTED]') : line);
   }
+}
+
+/** `/api/reseller/v1/units?x=1` or `units/` → `/units`: the operation's path, however the caller spelled it. */
+function apiPath(path: string): string {
+  const bare = (path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path).split(/[?#]/)[0]!;
+  return `/${bare.replace(/^\/+|\/+$/g, '')}`;
 }
 
 /** The promise itself, marked as handled: a request read ahead may fail after its reader has gone. */

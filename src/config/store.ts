@@ -78,6 +78,11 @@ export interface ConfigStore {
   moveKeyToKeyring(name: string, key: string): Promise<boolean>;
   /** Removes a profile (and clears the current profile when it was that one). */
   removeProfile(name: string): Promise<{ removed: boolean; wasCurrent: boolean }>;
+  /**
+   * Takes the key (or the keyring reference) out of a profile and keeps everything else: base URL,
+   * budgets, policy, what commands remember. The profile as it is left; undefined when there is none.
+   */
+  forgetKey(name: string): Promise<Profile | undefined>;
   /** Makes a stored profile current; false (and nothing written) when there is no such profile. */
   useProfile(name: string): Promise<boolean>;
   /** Sets (or, with undefined, removes) one setting of a profile, creating the profile if needed. */
@@ -310,6 +315,14 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
         const wasCurrent = data.currentProfile === name;
         if (wasCurrent) delete data.currentProfile;
         return { removed: true, wasCurrent };
+      }),
+    forgetKey: (name) =>
+      update((data) => {
+        const p = data.profiles?.[name];
+        if (!p) return undefined;
+        const { apiKey: _k, apiKeyRef: _r, ...rest } = p;
+        data.profiles = { ...data.profiles, [name]: rest };
+        return rest;
       }),
     useProfile: (name) =>
       update((data) => {

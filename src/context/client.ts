@@ -6,6 +6,7 @@ import type { CacheStore } from '../config/store.js';
 import { cacheDir, dataDir } from '../config/dirs.js';
 import { userAgent } from '../version.js';
 import { escapeControl } from '../output/escape.js';
+import { sightings } from './sightings.js';
 
 /** A client for a known base URL and key (also used by login to verify a key before saving it). */
 export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClient {
@@ -25,6 +26,7 @@ export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClien
       (await import('../config/records.js')).openRecordFile(dataDir(ctx.io.env), 'purchases.jsonl', 'purchases.json', what),
     ),
     activity: ctx.activity,
+    observe: sightings(ctx),
   });
 }
 

@@ -1,8 +1,7 @@
-// What `proxyctl spend` shows: the journal's debits in a window, one row each or totals per group,
-// and a reconciliation of the debits with the balance readings proxyctl took along the way.
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// What `proxyctl spend` shows: the journal's debits in a window, one row each or totals per group
+// (the reconciliation with the balance readings is reconcile.ts).
 import type { Journal, LedgerEntry } from './journal.js';
+import { recordSighting } from './sightings.js';
 
 export const GROUPINGS = ['day', 'week', 'month', 'customer', 'pool', 'country', 'period'] as const;
 export type Grouping = (typeof GROUPINGS)[number];
@@ -82,75 +81,12 @@ export function totalUsd(entries: readonly { priceUsd: number }[]): number {
   return entries.reduce((s, e) => s + cents(e.priceUsd), 0) / 100;
 }
 
-/** A balance proxyctl read back after charging (or at login/account), beside the journal. */
+/** A balance proxyctl read, noted after the read by the run that made it (the SDK's purchases); see sightings.ts. */
 export interface BalanceReading {
   at: string;
   balanceUsd: number;
 }
 
-function readingsPath(journal: Journal): string {
-  return join(journal.dir, `${journal.account}.balances.jsonl`);
-}
-
 export async function recordBalance(journal: Journal, reading: BalanceReading): Promise<void> {
-  await mkdir(journal.dir, { recursive: true, mode: 0o700 });
-  await appendFile(readingsPath(journal), `${JSON.stringify(reading)}\n`, { mode: 0o600, flag: 'a' });
-}
-
-export async function readBalances(journal: Journal): Promise<BalanceReading[]> {
-  let text: string;
-  try {
-    text = await readFile(readingsPath(journal), 'utf8');
-  } catch {
-    return [];
-  }
-  const out: BalanceReading[] = [];
-  for (const line of text.split('\n')) {
-    try {
-      const r = JSON.parse(line) as BalanceReading;
-      if (typeof r.at === 'string' && typeof r.balanceUsd === 'number' && Number.isFinite(Date.parse(r.at))) out.push(r);
-    } catch {
-      // a line cut short by a kill
-    }
-  }
-  return out.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-}
-
-/** One stretch between two balance readings where the balance moved by other than the ledger's debits. */
-export interface Unexplained {
-  from: string;
-  to: string;
-  balanceBefore: number;
-  balanceAfter: number;
-  /** What the ledger's debits in the stretch account for (a fall in the balance). */
-  debitedUsd: number;
-  /** balanceBefore − debited − balanceAfter: positive is money gone that the ledger does not show. */
-  unexplainedUsd: number;
-}
-
-/** Stretches between consecutive readings whose balance change the ledger does not account for. */
-export function reconcile(entries: readonly LedgerEntry[], readings: readonly BalanceReading[]): Unexplained[] {
-  const out: Unexplained[] = [];
-  for (let i = 1; i < readings.length; i++) {
-    const a = readings[i - 1]!;
-    const b = readings[i]!;
-    const t0 = Date.parse(a.at);
-    const t1 = Date.parse(b.at);
-    const debited = entries.filter((e) => {
-      const t = Date.parse(e.at);
-      return t > t0 && t <= t1;
-    });
-    const gap = cents(a.balanceUsd) - cents(totalUsd(debited)) - cents(b.balanceUsd);
-    if (gap !== 0) {
-      out.push({
-        from: a.at,
-        to: b.at,
-        balanceBefore: a.balanceUsd,
-        balanceAfter: b.balanceUsd,
-        debitedUsd: totalUsd(debited),
-        unexplainedUsd: gap / 100,
-      });
-    }
-  }
-  return out;
+  await recordSighting(journal, reading);
 }

@@ -107,12 +107,17 @@ describe('config writes from parallel processes', () => {
     await arrived;
     const out = await proxyctl(['logout', '--profile', 'work'], { home });
     expect(out.exitCode, String(out.stderr)).toBe(0);
-    expect(Object.keys(readConfig(home).profiles ?? {}).sort()).toEqual(['default']);
+    // Its key is gone; its base URL (a setting) stays, as logout keeps settings.
+    expect(readConfig(home).profiles).toEqual({ default: { baseUrl: server.url, apiKey: KEY }, work: { baseUrl: server.url } });
     release!();
     const r = await slow;
     expect(r.exitCode, String(r.stderr)).toBe(0);
     const saved = readConfig(home);
-    expect(saved.profiles).toEqual({ default: { baseUrl: server.url, apiKey: KEY }, slow: { baseUrl: server.url, apiKey: SLOW_KEY } });
+    expect(saved.profiles).toEqual({
+      default: { baseUrl: server.url, apiKey: KEY },
+      work: { baseUrl: server.url },
+      slow: { baseUrl: server.url, apiKey: SLOW_KEY },
+    });
     expect(saved.currentProfile).toBe('default');
     expect(mode(configFile(home))).toBe(0o600);
   });

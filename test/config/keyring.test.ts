@@ -109,9 +109,11 @@ describe.skipIf(missing !== undefined)('the OS keyring (a Secret Service of our 
 
     const out = await run(['logout']);
     expect(out.code, out.err).toBe(0);
-    expect(out.err).toBe('Logged out: removed profile "default" and its API key (from the OS keyring).');
+    expect(out.err).toBe(
+      `Logged out: removed the API key of profile "default" (from the OS keyring).\nKept profile default's settings: base URL ${kit.sb.baseUrl}; proxyctl profiles remove default forgets them too.`,
+    );
     expect(await ss.entries()).toEqual([]);
-    expect(readConfig(h).profiles).toEqual({});
+    expect(readConfig(h).profiles).toEqual({ default: { baseUrl: kit.sb.baseUrl } });
     expect((await run(['account'])).code).toBe(3);
   });
 
@@ -174,7 +176,7 @@ describe.skipIf(missing !== undefined)('the OS keyring (a Secret Service of our 
     expect(back.err.split('\n')[0]).toBe('The key of profile "b" moved from the config file into the OS keyring.');
     expect(readConfig(h).profiles!.b).toEqual({ baseUrl: kit.sb.baseUrl, apiKeyRef: 'keyring' });
 
-    expect((await run(['profiles', 'remove', 'a'])).code).toBe(0);
+    expect((await run(['profiles', 'remove', 'a', '--yes'])).code).toBe(0);
     expect((await run(['--profile', 'b', 'logout'])).code).toBe(0);
     expect(await ss.entries()).toEqual([]);
     expect(filesHolding(h, key)).toEqual([]);
@@ -260,7 +262,7 @@ describe.skipIf(process.platform !== 'linux')('no Secret Service (the session bu
     expect(m.err).toContain('no usable OS keyring');
     expect(readConfig(h).profiles!.default!.apiKey).toBe(kit.sb.apiKey);
     expect((await run(['logout'])).code).toBe(0);
-    expect(readConfig(h).profiles).toEqual({});
+    expect(readConfig(h).profiles).toEqual({ default: { baseUrl: kit.sb.baseUrl } });
   });
 
   it('a profile whose key is in the keyring, run where none is reachable: exit 3 saying what to do, no request', async () => {
@@ -278,11 +280,11 @@ describe.skipIf(process.platform !== 'linux')('no Secret Service (the session bu
     expect(r.err).toContain('the API key of profile "desk" is in the OS keyring, which cannot be reached here');
     expect(r.err).toContain('(code keyring_unavailable)');
     expect(r.err).toContain('PROXYCTL_API_KEY');
-    // logout still forgets the profile, and says which keyring entry it could not remove.
+    // logout still forgets the key, and says which keyring entry it could not remove.
     const out = await run(['logout']);
     expect(out.code).toBe(0);
     expect(out.err).toContain(`the key of profile "desk" stays in it (service "proxyctl", account "desk (${h.configDir})")`);
-    expect(readConfig(h).profiles).toEqual({});
+    expect(readConfig(h).profiles).toEqual({ desk: { baseUrl: kit.sb.baseUrl } });
   });
 
   it('PROXYCTL_INSECURE_STORAGE keeps keys in the file on purpose: login says so, migrate refuses (exit 2)', async () => {

@@ -90,11 +90,19 @@ describe('login and profiles', () => {
     r = await cli(['profiles', 'list', '--json']);
     expect(JSON.parse(r.out).find((p: { current: boolean }) => p.current).name).toBe('work');
     expect((await cli(['profiles', 'use', 'nope'])).code).toBe(2);
-    expect((await cli(['profiles', 'remove', 'default'])).code).toBe(0);
-    expect((await cli(['profiles', 'remove', 'default'])).code).toBe(2);
+    expect((await cli(['profiles', 'remove', 'default', '--yes'])).code).toBe(0);
+    expect((await cli(['profiles', 'remove', 'default', '--yes'])).code).toBe(2);
+    // logout forgets the key of the current profile, which stays (with its base URL) and stays current.
     expect((await cli(['logout'])).code).toBe(0);
     r = await cli(['profiles', 'list', '--json']);
-    expect(JSON.parse(r.out)).toEqual([]);
+    expect(
+      JSON.parse(r.out).map((p: { name: string; current: boolean; apiKey: string; keyStore: unknown }) => [
+        p.name,
+        p.current,
+        p.apiKey,
+        p.keyStore,
+      ]),
+    ).toEqual([['work', true, '-', null]]);
     r = await cli(['me']);
     expect(r.code).toBe(3);
   });

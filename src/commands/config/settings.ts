@@ -1,7 +1,7 @@
 // `config set|get|unset KEY`: one setting of the profile in use (--profile, PROXYCTL_PROFILE, else
 // the current one), written through the locked config store so parallel processes never lose one.
 import type { Context } from '../../context/index.js';
-import type { ProfileSetting } from '../../config/store.js';
+import type { Profile, ProfileSetting } from '../../config/store.js';
 import { profileInUse } from '../../context/credentials.js';
 import { UsageError } from '../../errors.js';
 import { parseTargetUrl } from '../units/check-target.js';
@@ -58,4 +58,23 @@ export function keyOf(raw: string) {
 export async function profileOf(ctx: Context) {
   const store = await ctx.config();
   return { store, name: profileInUse(ctx, store) };
+}
+
+/**
+ * What a profile holds besides its key, named as `config get` names it (`base URL …`,
+ * `max-spend-per-day 50`, `allowed-countries US`), and anything else a command keeps there by its
+ * field's name: what logout keeps and `profiles remove` forgets.
+ */
+export function profileSettings(p: Profile): string[] {
+  const out: string[] = [];
+  const told = new Set<string>(['baseUrl', 'apiKey', 'apiKeyRef', 'disabledWebhook']);
+  if (p.baseUrl) out.push(`base URL ${p.baseUrl}`);
+  for (const [name, k] of Object.entries(KEYS)) {
+    told.add(k.field);
+    const v = p[k.field];
+    if (v !== undefined) out.push(`${name} ${shown(v)}`);
+  }
+  if (p.disabledWebhook) out.push(`the disabled webhook ${p.disabledWebhook.url}`);
+  for (const [field, v] of Object.entries(p)) if (!told.has(field) && v !== undefined) out.push(field);
+  return out;
 }

@@ -1,20 +1,29 @@
-// `proxyctl logout`: removes the profile (its key and base URL) from the config file, and its key
-// from the OS keyring when it lives there.
+// `proxyctl logout`: forgets the profile's API key, from the OS keyring or the config file, and
+// only that: the base URL, budgets and policy stay, so logging in again (a rotated key) finds the
+// same spending guard. They go with `proxyctl profiles remove`, which asks first.
 import type { Input } from './logout.command.js';
 import type { Result } from '../../kit/action.js';
 import { profileInUse } from '../../context/credentials.js';
 import { forgetStoredKey, keyStoreOf } from '../../context/stored-key.js';
+import { profileSettings } from '../config/settings.js';
 
 export default async function handler({ ctx }: Input): Promise<Result> {
   const store = await ctx.config();
   const name = profileInUse(ctx, store);
   const profile = store.profile(name);
-  await forgetStoredKey(ctx, name, profile);
-  if (!(await store.removeProfile(name)).removed) {
-    ctx.notice(`Profile "${name}" is not logged in; nothing to do.`);
-    return 0;
+  const where = keyStoreOf(profile);
+  if (where === undefined) {
+    ctx.notice(profile ? `Profile "${name}" has no stored API key; nothing to do.` : `Profile "${name}" is not logged in; nothing to do.`);
+  } else {
+    await forgetStoredKey(ctx, name, profile);
+    const kept = await store.forgetKey(name);
+    ctx.notice(
+      `Logged out: removed the API key of profile "${name}" (from ${where === 'keyring' ? 'the OS keyring' : 'the config file'}).`,
+    );
+    const settings = kept ? profileSettings(kept) : [];
+    if (settings.length > 0)
+      ctx.notice(`Kept profile ${name}'s settings: ${settings.join(', ')}; proxyctl profiles remove ${name} forgets them too.`);
   }
-  ctx.notice(`Logged out: removed profile "${name}" and its API key${keyStoreOf(profile) === 'keyring' ? ' (from the OS keyring)' : ''}.`);
   if (ctx.io.env.PROXYCTL_API_KEY) ctx.warn('PROXYCTL_API_KEY is still set in the environment and will keep being used.');
   return 0;
 }

@@ -17,7 +17,10 @@ const command = () =>
         'period',
       ]),
     )
-    .option('--reconcile', 'compare the debits with the balance readings proxyctl took, and say what they do not explain')
+    .option(
+      '--reconcile',
+      'compare the debits with the balance readings proxyctl took, by time, and list what they do not explain (not with --by)',
+    )
     .addHelpText(
       'after',
       '\nA debit belongs to the customer its unit had when it was debited (its\n' +

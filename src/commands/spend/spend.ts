@@ -7,17 +7,9 @@ import { UsageError } from '../../errors.js';
 import { money } from '../../output/index.js';
 import type { Column } from '../../output/index.js';
 import type { LedgerEntry } from '../../ledger/index.js';
-import {
-  groupSpend,
-  inWindow,
-  isWithin,
-  readBalances,
-  reconcile,
-  totalUsd,
-  type Grouping,
-  type SpendGroup,
-  type Unexplained,
-} from '../../ledger/report.js';
+import { groupSpend, inWindow, isWithin, totalUsd, type Grouping, type SpendGroup } from '../../ledger/report.js';
+import { reconcile, type Unexplained } from '../../ledger/reconcile.js';
+import { readSightings } from '../../ledger/sightings.js';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const AGO = /^(\d+)(h|d)$/;
@@ -87,12 +79,16 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const since = flags.since === undefined ? undefined : parseWhen(flags.since, '--since', now, false);
   const until = flags.until === undefined ? undefined : parseWhen(flags.until, '--until', now, true);
   if (since && until && since >= until) throw new UsageError('--since must be before --until');
+  if (flags.reconcile && flags.by)
+    throw new UsageError(`--reconcile lists each balance change the ledger does not explain; it has no totals per ${flags.by}`, {
+      hint: 'choose the stretch with --since/--until, or drop --reconcile for the totals',
+    });
   const ledger = await ctx.ledger();
   const all = await ledger.journal.read();
   const entries = inWindow(all, since, until);
   const window = `${since ? ` since ${since.toISOString()}` : ''}${until ? ` until ${until.toISOString()}` : ''}`;
   if (flags.reconcile) {
-    const gaps = reconcile(all, await readBalances(ledger.journal)).filter((g) => isWithin(g.to, since, until));
+    const gaps = reconcile(all, await readSightings(ledger.journal)).filter((g) => isWithin(g.to, since, until));
     ctx.notice(
       gaps.length === 0
         ? `The ledger explains every balance change proxyctl has seen${window}.`
