@@ -100,7 +100,7 @@ describe('profiles list marks the profile in use', () => {
       const login = (p: string) => loginWithStdin(h, server.url, p, KEY);
       expect((await login('other')).exitCode).toBe(0);
       expect((await login('default')).exitCode).toBe(0);
-      expect((await proxyctl(['profiles', 'remove', 'other'], { home: h })).exitCode).toBe(0);
+      expect((await proxyctl(['profiles', 'remove', 'other', '--yes'], { home: h })).exitCode).toBe(0);
       const r = await proxyctl(['profiles', 'list', '--json'], { home: h });
       expect(pick(JSON.parse(String(r.stdout)) as Row[])).toEqual([
         { name: 'default', current: true, active: true, activeBecause: 'default' },
