@@ -19,7 +19,10 @@ export async function spawnSandbox(home: TempHome, flags: string[] = []): Promis
     stdin: 'ignore',
     env: cleanEnv(home.env),
     extendEnv: true,
-    timeout: 120_000,
+    // Only a net for a test that forgets stop(): a describe block sharing one sandbox can run past
+    // two minutes on a loaded machine (two npm test at once), and a sandbox killed under it fails
+    // every test after with a refused connection.
+    timeout: 900_000,
   }) as ResultPromise;
   const info = JSON.parse(await firstLine(child)) as { baseUrl: string; apiKey: string; disabledApiKey: string };
   return {
