@@ -344,3 +344,21 @@ export function renewalDue(
     unpriced,
   };
 }
+
+/** `spend --by customer` with prices set: each group's bill and margin beside its total (untagged: billed 0). */
+export function withBilling<G extends { group: string; totalUsd: number }>(
+  groups: readonly G[],
+  entries: readonly LedgerEntry[],
+  book: PriceBook,
+  untaggedGroup = '(none)',
+): (G & { billedUsd: number; marginUsd: number })[] {
+  const billed = new Map<string, number>();
+  for (const e of entries) {
+    const k = e.customer ?? untaggedGroup;
+    billed.set(k, (billed.get(k) ?? 0) + billedCents(e, book));
+  }
+  return groups.map((g) => {
+    const b = billed.get(g.group) ?? 0;
+    return { ...g, billedUsd: usd(b), marginUsd: usd(b - cents(g.totalUsd)) };
+  });
+}

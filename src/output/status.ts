@@ -18,7 +18,14 @@ export interface StatusReport {
     unpriced?: number;
   };
   /** Per customer tag, when any unit or ledger debit carries one. */
-  customers?: { customer: string; activeUnits: number; spentLast30DaysUsd: number }[];
+  customers?: {
+    customer: string;
+    activeUnits: number;
+    spentLast30DaysUsd: number;
+    /** With prices set (customers set, default-markup): what that spend is billed, and the margin. */
+    billedLast30DaysUsd?: number;
+    marginLast30DaysUsd?: number;
+  }[];
   /** null: the uptime budget was spent (429); the rest still shows. */
   uptime: {
     from: string | undefined;
@@ -93,8 +100,14 @@ function statusLines(r: StatusReport, look: StatusLook): string[] {
   lines.push(countries.length ? fitted(`${unitsHead}; active by country: `, countries, width) : unitsHead);
 
   if (r.customers?.length) {
-    const each = r.customers.map((c) => `${escapeControl(c.customer)} ${plural(c.activeUnits, 'unit')}, ${money(c.spentLast30DaysUsd)}`);
-    lines.push(fitted(`${label('Customers')}active units and spend in 30 days: `, each, width));
+    const billed = r.customers.some((c) => c.marginLast30DaysUsd !== undefined);
+    const each = r.customers.map(
+      (c) =>
+        `${escapeControl(c.customer)} ${plural(c.activeUnits, 'unit')}, ${money(c.spentLast30DaysUsd)}${
+          c.marginLast30DaysUsd !== undefined ? ` (margin ${money(c.marginLast30DaysUsd)})` : ''
+        }`,
+    );
+    lines.push(fitted(`${label('Customers')}active units and spend${billed ? ' (margin)' : ''} in 30 days: `, each, width));
   }
 
   const soon = r.units.expiring.map((u) => {
