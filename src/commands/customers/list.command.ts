@@ -3,7 +3,7 @@ import { Command } from '../../kit/commander.js';
 import { month, since, until } from '../../kit/options.js';
 
 const command = () =>
-  new Command('customers')
+  new Command('list')
     .description(
       'what each customer costs, is billed and earns: active units, next expiry, cost, billed and margin (default: the last 30 days)',
     )
@@ -24,5 +24,6 @@ export default defineCommand({
   command,
   formats: ['table', 'json', 'jsonl', 'csv'],
   examples: ['proxyctl customers', 'proxyctl customers --month 2026-11 --json', 'proxyctl customers --since 7d -o csv > customers.csv'],
-  load: async () => (await import('./customers.js')).default,
+  isDefault: true,
+  load: async () => (await import('./list.js')).default,
 });

@@ -1,6 +1,6 @@
-// `proxyctl customers`: one row per customer (and the untagged row) with active units, the next
+// `proxyctl customers` (= `customers list`): one row per customer (and the untagged row) with active units, the next
 // expiry, and what the window's debits cost, are billed and earn (src/ledger/customer-report.ts).
-import type { Input } from './customers.command.js';
+import type { Input } from './list.command.js';
 import { emit, finished, showList, type Result } from '../../kit/action.js';
 import { money } from '../../output/index.js';
 import { listCustomers } from '../../ledger/customer-report.js';
