@@ -98,10 +98,14 @@ export async function customerDetail(
   };
 }
 
-/** `customers statement NAME`: undefined when no debit was ever attributed to the name and it has no prices. */
-export async function statementOf(s: ReportSources, name: string, window: Window): Promise<Statement | undefined> {
+/**
+ * `customers statement NAME`: undefined for a name that is no customer: no debit in the ledger was
+ * ever attributed to it, it has no prices, and (asked of the API only then) no active unit is
+ * tagged with it. A customer whose units were bought elsewhere gets an empty statement.
+ */
+export async function statementOf(api: ApiClient, s: ReportSources, name: string, window: Window): Promise<Statement | undefined> {
   const entries = await s.journal.read();
-  if (!knownCustomers(entries, s.book).includes(name)) return undefined;
+  if (!knownCustomers(entries, s.book).includes(name) && !(await activeUnits(api)).some((u) => tagOf(u) === name)) return undefined;
   return buildStatement(entries, name, window, s.book);
 }
 

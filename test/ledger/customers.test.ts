@@ -356,4 +356,26 @@ describe('customers, prices and statements', () => {
       expect(t.screen()).toContain(` ${price['24h']!.toFixed(2)} USD`);
     }
   }, 60_000);
+  it('a customer whose units were bought elsewhere: a row with no money, an empty statement, no exit 5', async () => {
+    // Bought straight from the API, so the ledger never saw it.
+    const r = await fetch(`${kit.sb.baseUrl}/api/reseller/v1/units`, {
+      method: 'POST',
+      headers: { 'x-api-key': kit.sb.apiKey, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ poolId: 'US-11', period: '24h', description: 'customer=delta' }),
+    });
+    expect(r.status).toBe(201);
+    const ref = ((await r.json()) as { proxyRef: string }).proxyRef;
+    const rows = await json<Row[]>('customers');
+    expect(rows.find((x) => x.customer === 'delta')).toEqual({
+      customer: 'delta',
+      activeUnits: 1,
+      nextExpiry: await expiryOf(ref),
+      costUsd: 0,
+      billedUsd: 0,
+      marginUsd: 0,
+    });
+    const st = await json<Statement>('customers', 'statement', 'delta');
+    expect([st.lines, st.costUsd, st.billedUsd, st.marginUsd]).toEqual([[], 0, 0, 0]);
+    expect((await json<{ units: { proxyRef: string }[] }>('customers', 'show', 'delta')).units.map((u) => u.proxyRef)).toEqual([ref]);
+  });
 });

@@ -41,12 +41,12 @@ describe('the tools each scope lists', () => {
           ]);
         }
         // What the annotations say: the read tools and the quotes change nothing; modify, swap and
-        // release are not merely additive; only the ledger's spend and statements stay on this machine.
+        // release are not merely additive; only the ledger's spend stays on this machine.
         const hinted = (hint: 'readOnlyHint' | 'destructiveHint' | 'openWorldHint') =>
           tools.filter((t) => t.annotations?.[hint] === true).map((t) => t.name);
         expect(hinted('readOnlyHint')).toEqual(expected.filter((n) => READ.includes(n) || n.startsWith('quote_')));
         expect(hinted('destructiveHint')).toEqual(expected.filter((n) => WRITE.includes(n)));
-        expect(expected.filter((n) => !hinted('openWorldHint').includes(n))).toEqual(['get_spend', 'get_statement']);
+        expect(expected.filter((n) => !hinted('openWorldHint').includes(n))).toEqual(['get_spend']);
       } finally {
         await s.close();
       }

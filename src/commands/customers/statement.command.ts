@@ -15,8 +15,8 @@ const command = () =>
       'after',
       '\nEach line is billed on its own and rounded to the cent (see customers --help);\n' +
         'the totals are the sums of the lines. Debits no customer is attributed to are\n' +
-        'on no statement (--all says how many). Exit 5 for a name no debit was ever\n' +
-        'attributed to and without prices.',
+        'on no statement (--all says how many). Exit 5 for a name with no debit, no\n' +
+        'tagged unit and no prices.',
     );
 export type Input = InputOf<typeof command>;
 

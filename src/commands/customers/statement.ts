@@ -21,8 +21,9 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     `cost ${money(s.costUsd)}, billed ${money(s.billedUsd)}, margin ${money(s.marginUsd)}`;
   const span = `from ${window.since.toISOString()} to ${window.until.toISOString()}`;
   if (name !== undefined) {
-    const st = await statementOf(sources, name, window);
-    if (!st) throw unknownCustomer(name, 'no debit in the ledger was ever attributed to it, and it has no prices');
+    const st = await statementOf(await ctx.api(), sources, name, window);
+    if (!st)
+      throw unknownCustomer(name, 'no debit in the ledger was ever attributed to it, no unit is tagged with it, and it has no prices');
     if (mode === 'json') return show(st);
     await emit(ctx, showList(st.lines, statementView(false, flags.utc === true)));
     ctx.notice(`${name} ${span}: ${st.lines.length} debit(s); ${totals(st)}.`);

@@ -332,7 +332,7 @@ const getStatement = defineTool({
   description:
     'One line per debit attributed to the customer in the window (at, ref, operation, poolId, period, costUsd, billedUsd) and the totals (as `proxyctl customers statement NAME`; default the last 30 days).',
   scope: 'read',
-  annotations: READS_LOCAL,
+  annotations: READS_API,
   input: z.object({ customer: text.describe('the customer, as in its customer=NAME tag'), ...windowInput }),
   output: z.object({
     customer: z.string(),
@@ -356,12 +356,15 @@ const getStatement = defineTool({
   async run(a, { ctx, session }) {
     const name = parseCustomer(a.customer, 'customer');
     const window = resolveWindow(a, ctx.now(), 30, windowNames);
-    const st = await statementOf(await customerSources(ctx, session), name, window);
+    const st = await statementOf(await ctx.api(), await customerSources(ctx, session), name, window);
     if (!st)
-      throw new NotFoundError(`no customer "${name}": no debit in the ledger was ever attributed to it, and it has no prices`, {
-        code: 'customer_not_found',
-        hint: 'list_customers names the customers',
-      });
+      throw new NotFoundError(
+        `no customer "${name}": no debit in the ledger was ever attributed to it, no unit is tagged with it, and it has no prices`,
+        {
+          code: 'customer_not_found',
+          hint: 'list_customers names the customers',
+        },
+      );
     return { ...st, lines: st.lines.map((l) => ({ ...l })) };
   },
 });
