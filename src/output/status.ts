@@ -100,14 +100,14 @@ function statusLines(r: StatusReport, look: StatusLook): string[] {
   lines.push(countries.length ? fitted(`${unitsHead}; active by country: `, countries, width) : unitsHead);
 
   if (r.customers?.length) {
-    const billed = r.customers.some((c) => c.marginLast30DaysUsd !== undefined);
-    const each = r.customers.map(
-      (c) =>
-        `${escapeControl(c.customer)} ${plural(c.activeUnits, 'unit')}, ${money(c.spentLast30DaysUsd)}${
-          c.marginLast30DaysUsd !== undefined ? ` (margin ${money(c.marginLast30DaysUsd)})` : ''
-        }`,
-    );
-    lines.push(fitted(`${label('Customers')}active units and spend${billed ? ' (margin)' : ''} in 30 days: `, each, width));
+    const each = r.customers.map((c) => `${escapeControl(c.customer)} ${plural(c.activeUnits, 'unit')}, ${money(c.spentLast30DaysUsd)}`);
+    lines.push(fitted(`${label('Customers')}active units and spend in 30 days: `, each, width));
+    // With prices set (customers set, default-markup), what each earned: its own line, so both fit.
+    const earned = r.customers.filter((c) => c.marginLast30DaysUsd !== undefined);
+    if (earned.length > 0) {
+      const margins = earned.map((c) => `${escapeControl(c.customer)} ${money(c.marginLast30DaysUsd)}`);
+      lines.push(fitted(`${label('Margin')}billed less cost in 30 days: `, margins, width));
+    }
   }
 
   const soon = r.units.expiring.map((u) => {

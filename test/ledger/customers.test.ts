@@ -355,6 +355,13 @@ describe('customers, prices and statements', () => {
       expect(t.screen()).toContain('globex');
       expect(t.screen()).toContain(` ${price['24h']!.toFixed(2)} USD`);
     }
+    // status: the margin per customer on a line of its own, the one that spent most first.
+    const [acmeRow] = await expectedRows('set');
+    const st = inTerminal(env, ['status'], { columns: 80 });
+    expect((await st.child).exitCode, st.screen()).toBe(0);
+    expect(stripVTControlCharacters(st.screen())).toContain(
+      `Margin    billed less cost in 30 days: acme ${acmeRow!.marginUsd.toFixed(2)} USD`,
+    );
   }, 60_000);
   it('a customer whose units were bought elsewhere: a row with no money, an empty statement, no exit 5', async () => {
     // Bought straight from the API, so the ledger never saw it.
