@@ -6,6 +6,7 @@ import { raw } from './api/index.js';
 import { catalogue } from './catalogue/index.js';
 import completion from './completion/print.command.js';
 import config from './config/index.js';
+import customers from './customers/index.js';
 import help from './help/help.command.js';
 import { session } from './login/index.js';
 import mcp from './mcp/index.js';
@@ -21,7 +22,7 @@ import webhook from './webhook/index.js';
 export const commands: readonly AnyDefinition[] = [
   ...inGroup('Units', [units]),
   ...inGroup('Catalogue', [...catalogue, pools]),
-  ...inGroup('Account', [me, account, status, spend]),
+  ...inGroup('Account', [me, account, status, spend, customers]),
   ...inGroup('Webhooks', [webhook]),
   ...inGroup('Sandbox', [sandbox]),
   ...inGroup('Setup', [...session, profiles, config, completion]),

@@ -34,10 +34,20 @@ export interface Profile {
   allowedPeriods?: string[] | undefined;
   /** `config set allowed-countries US,DE`. */
   allowedCountries?: string[] | undefined;
+  /** `config set default-markup 30%`: what a customer without prices of their own is billed above cost, in percent. */
+  defaultMarkupPercent?: number | undefined;
+  /** `customers set NAME …`: each customer's markup (percent) and fixed prices per period (USD). */
+  customerPrices?: Record<string, { markupPercent?: number | undefined; prices?: Record<string, number> | undefined }> | undefined;
 }
 
 /** Profile settings that `proxyctl config set/get/unset` manage (not the key or base URL). */
-export type ProfileSetting = 'checkTarget' | 'maxSpendPerRun' | 'maxSpendPerDay' | 'allowedPeriods' | 'allowedCountries';
+export type ProfileSetting =
+  | 'checkTarget'
+  | 'maxSpendPerRun'
+  | 'maxSpendPerDay'
+  | 'allowedPeriods'
+  | 'allowedCountries'
+  | 'defaultMarkupPercent';
 /** What a profile holds besides its key and base URL: its settings, and what commands remember for it. */
 export type ProfileField = Exclude<keyof Profile, 'baseUrl' | 'apiKey' | 'apiKeyRef'>;
 
@@ -87,6 +97,15 @@ export interface ConfigStore {
   useProfile(name: string): Promise<boolean>;
   /** Sets (or, with undefined, removes) one setting of a profile, creating the profile if needed. */
   setProfileSetting<K extends ProfileField>(name: string, key: K, value: Profile[K] | undefined): Promise<void>;
+  /**
+   * Changes one setting from its value in the file as it is under the lock (so two processes
+   * changing different entries of one map both keep theirs); `change` returning undefined removes it.
+   */
+  updateProfileSetting<K extends ProfileField>(
+    name: string,
+    key: K,
+    change: (value: Profile[K] | undefined) => Profile[K] | undefined,
+  ): Promise<void>;
 }
 
 export const DEFAULT_PROFILE = 'default';
@@ -333,6 +352,14 @@ export async function openConfigStore(env: Env, warn: (message: string) => void,
     setProfileSetting: (name, key, value) =>
       update((data) => {
         const next: Profile = { ...(data.profiles?.[name] ?? {}) };
+        if (value === undefined) delete next[key];
+        else next[key] = value;
+        data.profiles = { ...(data.profiles ?? {}), [name]: next };
+      }),
+    updateProfileSetting: (name, key, change) =>
+      update((data) => {
+        const next: Profile = { ...(data.profiles?.[name] ?? {}) };
+        const value = change(next[key]);
         if (value === undefined) delete next[key];
         else next[key] = value;
         data.profiles = { ...(data.profiles ?? {}), [name]: next };

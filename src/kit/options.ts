@@ -94,3 +94,11 @@ export const WHICH_SANDBOX =
   '\nWhich sandbox: --base-url, else PROXYCTL_BASE_URL, else the base URL of the\n' +
   'profile in use when it is a sandbox (log in to one with\n' +
   'proxyctl login --base-url http://127.0.0.1:PORT --api-key-stdin).';
+
+/** A money report's window (customers, statements): --since/--until as `spend` reads them, or one --month. */
+export const since = (help = 'from this date (YYYY-MM-DD, local midnight), time (ISO 8601) or this long ago (24h, 7d)') =>
+  new Option('--since <date>', help);
+export const until = (help = 'up to this date (YYYY-MM-DD: to the end of that day), time or this long ago; default now') =>
+  new Option('--until <date>', help);
+export const month = (help = 'one calendar month, YYYY-MM (local time), instead of --since/--until') =>
+  new Option('--month <yyyy-mm>', help);

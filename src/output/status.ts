@@ -18,7 +18,14 @@ export interface StatusReport {
     unpriced?: number;
   };
   /** Per customer tag, when any unit or ledger debit carries one. */
-  customers?: { customer: string; activeUnits: number; spentLast30DaysUsd: number }[];
+  customers?: {
+    customer: string;
+    activeUnits: number;
+    spentLast30DaysUsd: number;
+    /** With prices set (customers set, default-markup): what that spend is billed, and the margin. */
+    billedLast30DaysUsd?: number;
+    marginLast30DaysUsd?: number;
+  }[];
   /** null: the uptime budget was spent (429); the rest still shows. */
   uptime: {
     from: string | undefined;
@@ -95,6 +102,12 @@ function statusLines(r: StatusReport, look: StatusLook): string[] {
   if (r.customers?.length) {
     const each = r.customers.map((c) => `${escapeControl(c.customer)} ${plural(c.activeUnits, 'unit')}, ${money(c.spentLast30DaysUsd)}`);
     lines.push(fitted(`${label('Customers')}active units and spend in 30 days: `, each, width));
+    // With prices set (customers set, default-markup), what each earned: its own line, so both fit.
+    const earned = r.customers.filter((c) => c.marginLast30DaysUsd !== undefined);
+    if (earned.length > 0) {
+      const margins = earned.map((c) => `${escapeControl(c.customer)} ${money(c.marginLast30DaysUsd)}`);
+      lines.push(fitted(`${label('Margin')}billed less cost in 30 days: `, margins, width));
+    }
   }
 
   const soon = r.units.expiring.map((u) => {

@@ -68,7 +68,7 @@ describe(`the MCP inspector's CLI (@modelcontextprotocol/inspector, pinned) agai
     expect(read.code, read.stderr).toBe(0);
     expect(toolNames(read)).toEqual(READ);
     // The server's banner goes to stderr, which the inspector passes through; stdout was the protocol.
-    expect(read.stderr).toContain('proxyctl mcp: 11 tools (read) on stdio');
+    expect(read.stderr).toContain('proxyctl mcp: 13 tools (read) on stdio');
 
     const spend = await inspect(['--method', 'tools/list'], ['--allow-spend']);
     expect(spend.code, spend.stderr).toBe(0);

@@ -16,6 +16,8 @@ export const READ_TOOLS = [
   'get_usage',
   'check_units',
   'get_spend',
+  'list_customers',
+  'get_statement',
   'list_deliveries',
 ];
 export const WRITE_TOOLS = ['modify_units', 'swap_unit', 'change_protocol', 'release_units'];

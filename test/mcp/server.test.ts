@@ -93,7 +93,7 @@ describe('the process', () => {
     expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
     const account = answers.find((a) => a.id === 2)!.result as { structuredContent: { balanceUsd: number } };
     expect(account.structuredContent.balanceUsd).toBe(1000);
-    expect(String(r.stderr)).toContain('proxyctl mcp: 11 tools (read) on stdio');
+    expect(String(r.stderr)).toContain('proxyctl mcp: 13 tools (read) on stdio');
   });
 
   it('Ctrl-C ends it with 0', async () => {

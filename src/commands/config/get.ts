@@ -13,5 +13,5 @@ export default async function handler({ args: [key], ctx }: Input): Promise<Resu
     return ExitCode.notFound;
   }
   // Exactly one line per value, whatever a hand-edited config file holds.
-  return showText(`${shown(value)}\n`);
+  return showText(`${(k.show ?? shown)(value)}\n`);
 }

@@ -10,6 +10,6 @@ export default async function handler({ args: [key, value], ctx }: Input): Promi
   const { store, name } = await profileOf(ctx);
   // The key decides the value's type (a URL, an amount, a list): KEYS pairs them.
   await store.setProfileSetting(name, k.field, parsed as never);
-  ctx.notice(`${key} set for profile "${name}": ${shown(parsed)}`);
+  ctx.notice(`${key} set for profile "${name}": ${(k.show ?? shown)(parsed)}`);
   return ExitCode.ok;
 }

@@ -8,6 +8,7 @@ import { parseTargetUrl } from '../units/check-target.js';
 import { parseUsd } from '../../units/quote.js';
 import { parsePeriod } from '../../units/validate.js';
 import { countryCode } from '../../kit/country.js';
+import { markupText, parseMarkup } from '../../ledger/billing.js';
 
 type Value = string | number | string[];
 
@@ -15,6 +16,8 @@ interface Key {
   field: ProfileSetting;
   /** The value as typed, checked (exit 2 naming the key when it is not one). */
   parse: (v: string) => Value;
+  /** The stored value as typed back (default: shown()). */
+  show?: (v: unknown) => string;
 }
 
 /** A comma-separated list, each item checked; at least one. */
@@ -38,6 +41,11 @@ const KEYS: Record<string, Key> = {
   'allowed-countries': {
     field: 'allowedCountries',
     parse: list('allowed-countries', (c) => countryCode(c, 'allowed-countries') as string),
+  },
+  'default-markup': {
+    field: 'defaultMarkupPercent',
+    parse: (v) => parseMarkup(v, 'default-markup'),
+    show: (v) => (typeof v === 'number' ? markupText(v) : String(v)),
   },
 };
 

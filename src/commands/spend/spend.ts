@@ -10,6 +10,8 @@ import type { LedgerEntry } from '../../ledger/index.js';
 import { groupSpend, inWindow, isWithin, totalUsd, type Grouping, type SpendGroup } from '../../ledger/report.js';
 import { reconcile, type Unexplained } from '../../ledger/reconcile.js';
 import { readSightings } from '../../ledger/sightings.js';
+import { hasPrices, priceBookOf, withBilling } from '../../ledger/billing.js';
+import { profileInUse } from '../../context/credentials.js';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const AGO = /^(\d+)(h|d)$/;
@@ -65,6 +67,17 @@ const groupColumns = (by: Grouping): Column<SpendGroup>[] => [
   { header: 'Total', value: (g) => money(g.totalUsd) },
 ];
 
+/** --by customer with prices set: on a narrow terminal the counts go, the customer and the money stay. */
+const billedColumns: Column<SpendGroup & { billedUsd: number; marginUsd: number }>[] = [
+  { header: 'Customer', value: (g) => g.group, priority: 0 },
+  { header: 'Debits', value: (g) => g.count, priority: 2 },
+  { header: 'Created', value: (g) => g.created, priority: 3 },
+  { header: 'Extended', value: (g) => g.extended, priority: 3 },
+  { header: 'Total', value: (g) => money(g.totalUsd), priority: 0 },
+  { header: 'Billed', value: (g) => money(g.billedUsd), priority: 0 },
+  { header: 'Margin', value: (g) => money(g.marginUsd), priority: 0 },
+];
+
 const gapColumns: Column<Unexplained>[] = [
   { header: 'From', value: (u) => u.from },
   { header: 'To', value: (u) => u.to },
@@ -103,14 +116,27 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const total = totalUsd(entries);
   if (flags.by) {
     const groups = groupSpend(entries, flags.by as Grouping);
-    await emit(
-      ctx,
-      showList(groups, {
-        columns: groupColumns(flags.by as Grouping),
-        fields: ['group', 'count', 'created', 'extended', 'totalUsd'],
-        empty: 'Nothing spent in this window.',
-      }),
-    );
+    const store = flags.by === 'customer' ? await ctx.config() : undefined;
+    const book = store && priceBookOf(store.profileNow(profileInUse(ctx, store)));
+    if (book && hasPrices(book)) {
+      // With prices set (customers set, default-markup): what each customer is billed, and the margin.
+      await emit(
+        ctx,
+        showList(withBilling(groups, entries, book), {
+          columns: billedColumns,
+          fields: ['group', 'count', 'created', 'extended', 'totalUsd', 'billedUsd', 'marginUsd'],
+          empty: 'Nothing spent in this window.',
+        }),
+      );
+    } else
+      await emit(
+        ctx,
+        showList(groups, {
+          columns: groupColumns(flags.by as Grouping),
+          fields: ['group', 'count', 'created', 'extended', 'totalUsd'],
+          empty: 'Nothing spent in this window.',
+        }),
+      );
   } else {
     await emit(ctx, showList(entries, { columns: entryColumns, fields: ENTRY_FIELDS, empty: 'Nothing spent in this window.' }));
   }

@@ -10,6 +10,8 @@ import { outputMode, paintFor, renderStatus, statusLinesPiped, terminalColumns, 
 import { runwayDays, summarizeFleet } from '../../units/fleet.js';
 import { MAX_PAGE_SIZE } from '../../units/validate.js';
 import * as shapes from '../../api/shapes.js';
+import { billedCents, hasPrices, priceBookOf, type PriceBook } from '../../ledger/billing.js';
+import { profileInUse } from '../../context/credentials.js';
 
 const HOUR_MS = 3_600_000;
 /** The last day in this many windows: one uptime request and one sparkline bar each. */
@@ -62,17 +64,35 @@ async function failedLastDay(ctx: Context, now: number): Promise<{ count: number
  */
 async function perCustomer(ctx: Context, active: Record<string, number>, now: number): Promise<NonNullable<StatusReport['customers']>> {
   const spent = new Map<string, number>();
+  const billed = new Map<string, number>();
+  let book: PriceBook | undefined;
   try {
+    const store = await ctx.config();
+    const prices = priceBookOf(store.profileNow(profileInUse(ctx, store)));
+    book = hasPrices(prices) ? prices : undefined;
     const since = now - 30 * 86_400_000;
     for (const e of await (await ctx.ledger()).journal.read()) {
-      if (e.customer && Date.parse(e.at) >= since) spent.set(e.customer, (spent.get(e.customer) ?? 0) + Math.round(e.priceUsd * 100));
+      if (e.customer && Date.parse(e.at) >= since) {
+        spent.set(e.customer, (spent.get(e.customer) ?? 0) + Math.round(e.priceUsd * 100));
+        if (book) billed.set(e.customer, (billed.get(e.customer) ?? 0) + billedCents(e, book));
+      }
     }
   } catch {
     // no ledger to read: units only
   }
   const names = new Set([...Object.keys(active), ...spent.keys()]);
   return [...names]
-    .map((customer) => ({ customer, activeUnits: active[customer] ?? 0, spentLast30DaysUsd: (spent.get(customer) ?? 0) / 100 }))
+    .map((customer) => {
+      const cost = spent.get(customer) ?? 0;
+      const bill = billed.get(customer) ?? 0;
+      return {
+        customer,
+        activeUnits: active[customer] ?? 0,
+        spentLast30DaysUsd: cost / 100,
+        // The margin per customer, as `proxyctl customers` counts it, when prices are set.
+        ...(book ? { billedLast30DaysUsd: bill / 100, marginLast30DaysUsd: (bill - cost) / 100 } : {}),
+      };
+    })
     .sort((a, b) => b.spentLast30DaysUsd - a.spentLast30DaysUsd || b.activeUnits - a.activeUnits || a.customer.localeCompare(b.customer));
 }
 

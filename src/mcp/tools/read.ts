@@ -22,6 +22,14 @@ import { takePages } from '../../kit/paging.js';
 import { unitFilter } from '../../units/select.js';
 import { parseRef, parseRefs, UNIT_STATUSES } from '../../units/validate.js';
 import { READS_API, READS_LOCAL, defineTool, type AnyTool } from '../tool.js';
+import { NotFoundError } from '../../errors.js';
+import type { Context } from '../../context/index.js';
+import { profileInUse } from '../../context/credentials.js';
+import { parseCustomer } from '../../ledger/customer.js';
+import { priceBookOf } from '../../ledger/billing.js';
+import { listCustomers as customerList, statementOf, type ReportSources } from '../../ledger/customer-report.js';
+import { resolveWindow } from '../../ledger/window.js';
+import type { Session } from '../session.js';
 
 /** Most items one list call returns; an agent pages by narrowing the filters. */
 const MAX_LIST = 1000;
@@ -275,6 +283,92 @@ const checkUnitsTool = defineTool({
   },
 });
 
+/** The ledger and the price book of the server's profile, read as they are now (a `customers set` made meanwhile counts). */
+async function customerSources(ctx: Context, session: Session): Promise<ReportSources> {
+  const [ledger, store] = await Promise.all([session.ledger(), ctx.config()]);
+  return { journal: ledger.journal, book: priceBookOf(store.profileNow(profileInUse(ctx, store))) };
+}
+
+const windowInput = {
+  month: text.optional().describe('one calendar month, YYYY-MM (local time of this machine), instead of since/until'),
+  since: text.optional().describe('from this date (YYYY-MM-DD), time (ISO 8601) or this long ago (24h, 7d)'),
+  until: text.optional().describe('up to this date (to the end of that day), time or this long ago; default now'),
+};
+const windowNames = { since: 'since', until: 'until', month: 'month' };
+const money = z.number().describe('USD');
+
+const listCustomersTool = defineTool({
+  name: 'list_customers',
+  title: 'List customers',
+  description:
+    'One row per customer (customer=NAME tags) and one for untagged spend (customer null): active units, the next expiry, and what the window’s debits cost, are billed by the customer’s prices and earn (as `proxyctl customers`; default the last 30 days).',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object(windowInput),
+  output: z.object({
+    from: z.string(),
+    to: z.string(),
+    customers: z.array(
+      z.object({
+        customer: z.string().nullable(),
+        activeUnits: z.number().int(),
+        nextExpiry: z.string().nullable(),
+        costUsd: money,
+        billedUsd: money,
+        marginUsd: money,
+      }),
+    ),
+  }),
+  async run(a, { ctx, session }) {
+    const window = resolveWindow(a, ctx.now(), 30, windowNames);
+    const rows = await customerList(await ctx.api(), await customerSources(ctx, session), window);
+    return { from: window.since.toISOString(), to: window.until.toISOString(), customers: rows.map((r) => ({ ...r })) };
+  },
+});
+
+const getStatement = defineTool({
+  name: 'get_statement',
+  title: 'Get a customer’s statement',
+  description:
+    'One line per debit attributed to the customer in the window (at, ref, operation, poolId, period, costUsd, billedUsd) and the totals (as `proxyctl customers statement NAME`; default the last 30 days).',
+  scope: 'read',
+  annotations: READS_API,
+  input: z.object({ customer: text.describe('the customer, as in its customer=NAME tag'), ...windowInput }),
+  output: z.object({
+    customer: z.string(),
+    from: z.string(),
+    to: z.string(),
+    lines: z.array(
+      z.object({
+        at: z.string(),
+        ref: z.string(),
+        operation: z.string(),
+        poolId: z.string().nullable(),
+        period: z.string().nullable(),
+        costUsd: money,
+        billedUsd: money,
+      }),
+    ),
+    costUsd: money,
+    billedUsd: money,
+    marginUsd: money,
+  }),
+  async run(a, { ctx, session }) {
+    const name = parseCustomer(a.customer, 'customer');
+    const window = resolveWindow(a, ctx.now(), 30, windowNames);
+    const st = await statementOf(await ctx.api(), await customerSources(ctx, session), name, window);
+    if (!st)
+      throw new NotFoundError(
+        `no customer "${name}": no debit in the ledger was ever attributed to it, no unit is tagged with it, and it has no prices`,
+        {
+          code: 'customer_not_found',
+          hint: 'list_customers names the customers',
+        },
+      );
+    return { ...st, lines: st.lines.map((l) => ({ ...l })) };
+  },
+});
+
 export const readTools: readonly AnyTool[] = [
   getAccount,
   getStatus,
@@ -286,5 +380,7 @@ export const readTools: readonly AnyTool[] = [
   getUsage,
   checkUnitsTool,
   getSpend,
+  listCustomersTool,
+  getStatement,
   listDeliveries,
 ];
