@@ -1,8 +1,8 @@
 // The layer rules of docs/architecture.md, checked by `npm run lint:deps` (part of `npm test`).
-// Layers, top to bottom: cli → main → commands and mcp → kit (the command kit) → context → units/webhooks/ledger → api/config/output → net →
+// Layers, top to bottom: cli → main → commands and mcp → kit (the command kit) → context → units/webhooks/ledger/account → api/config/output → net →
 // leaf (errors, io, version, in-flight, globals, activity); src/sdk.ts is a second entry beside cli/main. A module may import its own layer or any layer
-// below it, never one above; src/sandbox stands alone. Type-only and dynamic imports count too. src/mcp (the agent server)
-// sits beside commands: its tools call the functions the verbs export, and only the mcp command loads it.
+// below it, never one above; src/sandbox stands alone. Type-only and dynamic imports count too. The front doors (the commands, src/mcp,
+// the agent server, and src/sdk.ts) call the same domain functions and never import each other's files; only the mcp command loads the server.
 const LEAF = '^src/(errors|io|version|in-flight|globals|activity)[.]ts$';
 const upward = (name, from, forbidden) => ({
   name,
@@ -18,9 +18,13 @@ module.exports = {
     upward(
       'lower-imports-upward',
       '^src/(api|config|output)/',
-      '^src/(units|webhooks|ledger|context|kit|commands|mcp|sandbox)/|^src/(main|cli)[.]ts$',
+      '^src/(units|webhooks|ledger|account|context|kit|commands|mcp|sandbox)/|^src/(main|cli)[.]ts$',
     ),
-    upward('domain-imports-upward', '^src/(units|webhooks|ledger)/', '^src/(context|kit|commands|mcp|sandbox)/|^src/(main|cli)[.]ts$'),
+    upward(
+      'domain-imports-upward',
+      '^src/(units|webhooks|ledger|account)/',
+      '^src/(context|kit|commands|mcp|sandbox)/|^src/(main|cli)[.]ts$',
+    ),
     upward('context-imports-upward', '^src/context/', '^src/(kit|commands|mcp|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('kit-imports-commands', '^src/kit/', '^src/(commands|mcp|sandbox)/|^src/(main|cli)[.]ts$'),
     upward('commands-import-upward', '^src/commands/', '^src/(main|cli)[.]ts$'),
@@ -31,6 +35,14 @@ module.exports = {
       comment: 'src/mcp is the agent server: the mcp command starts it; no other command (nor the verbs its tools call) imports it',
       from: { path: '^src/commands/', pathNot: '^src/commands/mcp/' },
       to: { path: '^src/mcp/' },
+    },
+    {
+      name: 'front-doors-stay-apart',
+      severity: 'error',
+      comment:
+        'the agent server (src/mcp) and the SDK (src/sdk.ts) call the domain (units, ledger, webhooks, account) and the endpoints (api/endpoints.ts), never a command handler: a use case the CLI has moves below the commands first',
+      from: { path: '^src/mcp/|^src/sdk[.]ts$' },
+      to: { path: '^src/commands/' },
     },
     {
       name: 'mcp-sdk-only-in-the-server',

@@ -81,6 +81,30 @@ export function parseInteger(raw: string | undefined, flag: string, min: number,
   throw new UsageError(`${flag} must be a whole number${range}, got "${raw}"`);
 }
 
+const HOURS_PER = { w: 168, d: 24, h: 1 } as const;
+
+/**
+ * Hours, wherever they are asked for: a bare whole number is hours (as the API's
+ * `expiringWithinHours`), or a duration in weeks, days and hours (`36h`, `1d`, `1d12h`, `1.5d`) that
+ * comes to a whole number of hours, at least 1. Anything else is exit 2, before any request.
+ */
+export function parseHours(raw: string, flag: string): number;
+export function parseHours(raw: string | undefined, flag: string): number | undefined;
+export function parseHours(raw: string | undefined, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const s = raw.trim().toLowerCase().replace(/\s+/g, '');
+  let hours = Number.NaN;
+  if (/^\d+$/.test(s)) hours = Number(s);
+  else if (/^(?:\d+(?:\.\d+)?[wdh])+$/.test(s)) {
+    hours = 0;
+    for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)([wdh])/g)) hours += Number(n) * HOURS_PER[unit as keyof typeof HOURS_PER];
+    // A decimal fraction is inexact in binary: a sum a hair off a whole number counts as that number.
+    hours = Math.abs(hours - Math.round(hours)) < 1e-9 ? Math.round(hours) : Number.NaN;
+  }
+  if (Number.isSafeInteger(hours) && hours >= 1) return hours;
+  throw new UsageError(`${flag} must be hours (a whole number like 24) or a duration like 36h, 1d or 1d12h, at least 1 hour; got "${raw}"`);
+}
+
 /**
  * The environment variables proxyctl reads: the one list behind `proxyctl help environment`, the
  * short list in `proxyctl --help` and the README's "Environment" table (kept in step by a test).

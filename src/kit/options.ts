@@ -1,7 +1,6 @@
 // Options that several commands share, declared once: the same flag has the same spelling,
 // placeholder, parsing and (where it means the same thing) help text everywhere.
 import { Option } from './commander.js';
-import { UsageError } from '../errors.js';
 
 /** Repeatable flags (--allow-ip, --secret) collect their values into an array. */
 export function collect(value: string, previous: string[] | undefined): string[] {
@@ -34,35 +33,11 @@ export const limit = () => new Option('--limit <n>', 'at most this many items (d
 /** Webhook secrets: repeatable for a rotation window. */
 export const secret = (help: string) => new Option('--secret <secret>', help).argParser(collect).default([] as string[]);
 
-/** The one integer parser lives with the global options, so domain code can use it too. */
-export { parseInteger } from '../globals.js';
+/** The one integer and hours parsers live with the global options, so domain code can use them too. */
+export { parseHours, parseInteger } from '../globals.js';
 
 /** `--expiring-within`: the one flag that asks for hours, on `units list` and `units extend`. */
 export const expiringWithin = (help: string) => new Option('--expiring-within <hours>', `${help} (24, 36h, 1d, 1d12h)`);
-
-const HOURS_PER = { w: 168, d: 24, h: 1 } as const;
-
-/**
- * Hours, wherever they are asked for: a bare whole number is hours (as the API's
- * `expiringWithinHours`), or a duration in weeks, days and hours (`36h`, `1d`, `1d12h`, `1.5d`) that
- * comes to a whole number of hours, at least 1. Anything else is exit 2, before any request.
- */
-export function parseHours(raw: string, flag: string): number;
-export function parseHours(raw: string | undefined, flag: string): number | undefined;
-export function parseHours(raw: string | undefined, flag: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const s = raw.trim().toLowerCase().replace(/\s+/g, '');
-  let hours = Number.NaN;
-  if (/^\d+$/.test(s)) hours = Number(s);
-  else if (/^(?:\d+(?:\.\d+)?[wdh])+$/.test(s)) {
-    hours = 0;
-    for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)([wdh])/g)) hours += Number(n) * HOURS_PER[unit as keyof typeof HOURS_PER];
-    // A decimal fraction is inexact in binary: a sum a hair off a whole number counts as that number.
-    hours = Math.abs(hours - Math.round(hours)) < 1e-9 ? Math.round(hours) : Number.NaN;
-  }
-  if (Number.isSafeInteger(hours) && hours >= 1) return hours;
-  throw new UsageError(`${flag} must be hours (a whole number like 24) or a duration like 36h, 1d or 1d12h, at least 1 hour; got "${raw}"`);
-}
 
 /**
  * A flag the command needs but asks for in a terminal when it is left out (the handler enforces

@@ -2,6 +2,9 @@
 // calendar --month, or by default the last N days. Dates are local, as in `proxyctl spend`: a
 // month is local midnight on its first day to local midnight on the next month's first day.
 import { UsageError } from '../errors.js';
+import { parseWhen } from './when.js';
+
+export { parseWhen } from './when.js';
 
 export interface Window {
   /** Inclusive start. */
@@ -10,29 +13,7 @@ export interface Window {
   until: Date;
 }
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const AGO = /^(\d+)(h|d)$/;
 const MONTH = /^(\d{4})-(\d{2})$/;
-
-/**
- * A --since/--until value: a local date (its start, or with `endOfDay` its end), an ISO time, or a
- * duration ago. The same reading as `proxyctl spend`'s flags.
- */
-export function parseWhen(raw: string, flag: string, now: Date, endOfDay: boolean): Date {
-  const day = DAY.exec(raw);
-  if (day) {
-    const [y, m, dd] = [Number(day[1]), Number(day[2]) - 1, Number(day[3])];
-    const d = new Date(y, m, dd);
-    if (d.getFullYear() === y && d.getMonth() === m && d.getDate() === dd) return endOfDay ? new Date(y, m, dd + 1) : d;
-  }
-  const ago = AGO.exec(raw);
-  if (ago) return new Date(now.getTime() - Number(ago[1]) * (ago[2] === 'h' ? 3600_000 : 86_400_000));
-  if (/^\d{4}-\d{2}-\d{2}T/.test(raw)) {
-    const t = Date.parse(raw);
-    if (Number.isFinite(t)) return new Date(t);
-  }
-  throw new UsageError(`${flag} must be a date (YYYY-MM-DD), a time (ISO 8601) or a duration ago (24h, 7d); got "${raw}"`);
-}
 
 /** YYYY-MM: from local midnight on the 1st to local midnight on the next month's 1st. */
 export function parseMonth(raw: string, flag = '--month'): Window {

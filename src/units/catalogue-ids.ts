@@ -5,7 +5,8 @@
 // effort: when it fails (GET /pools is Pro-only), the original error stands.
 import { listCatalogue, listPools } from '../api/endpoints.js';
 import type { ApiClient } from '../api/index.js';
-import { ApiError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
+import type { BaseContext } from '../globals.js';
 import type { Pool } from './types.js';
 
 /** The spec's pool id shape; ids of another shape are only trimmed. */
@@ -18,6 +19,13 @@ export function normalisePoolId(raw: string): string {
 
 export function normalisePoolIdFlag(raw: string | undefined): string | undefined {
   return raw === undefined ? undefined : normalisePoolId(raw);
+}
+
+export function countryCode(value: string | undefined, flag = '--country'): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (!/^[A-Za-z]{2}$/.test(v)) throw new UsageError(`${flag} must be a two-letter ISO country code such as US or DE (got "${value}")`);
+  return v.toUpperCase();
 }
 
 /** Edit distance (optimal string alignment): insertions, deletions, changes and swapped neighbours cost 1. */
@@ -160,4 +168,23 @@ export async function countryMiss(api: ApiClient, country: string): Promise<Miss
     message: near.length > 0 ? `no pools in ${country}; did you mean ${oneOf(near)}? (${listed})` : `no pools in ${country} (${listed})`,
     hint: 'proxyctl countries lists the countries with their pool counts',
   };
+}
+
+/**
+ * A request filtered by `country`: a 404 for a country the catalogue lacks says the nearest codes
+ * (exit 5), and so does an empty answer, as a warning (the empty list still prints, exit 0).
+ */
+export async function byCountry<T>(
+  ctx: Pick<BaseContext, 'warn'>,
+  api: ApiClient,
+  country: string | undefined,
+  request: () => Promise<T[]>,
+): Promise<T[]> {
+  if (country === undefined) return request();
+  const rows = await explainingMiss(request, () => countryMiss(api, country));
+  if (rows.length === 0) {
+    const miss = await countryMiss(api, country);
+    if (miss !== undefined) ctx.warn(miss.message);
+  }
+  return rows;
 }

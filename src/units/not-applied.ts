@@ -3,8 +3,7 @@
 // exit 9) with the API's answer, and the unit (and, for extend, the balance) is read back so the
 // user learns what actually happened: did the expiry move, could money have been taken.
 import type { ApiClient } from '../api/client.js';
-import * as shapes from '../api/shapes.js';
-import type { Shape } from '../api/validate.js';
+import { getAccount, getUnit } from '../api/endpoints.js';
 import { ApiError, NotAppliedError } from '../errors.js';
 import { money } from '../output/index.js';
 import type { Extended, ExtendResult, Unit } from './types.js';
@@ -19,16 +18,19 @@ function answered(answer: unknown, field: string): string {
   return v === undefined ? `no ${field} field` : `${field}: ${JSON.stringify(v)}`;
 }
 
-const unitPath = (ref: string) => `/units/${encodeURIComponent(ref)}`;
-
-/** A read-back that must not be cut short by Ctrl-C (the user needs the answer) nor stop the report. */
-async function readBack<T>(api: ApiClient, path: string, shape: Shape<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+/**
+ * A read-back (its type is the endpoint's, so its shape's) that must not be cut short by Ctrl-C
+ * (the user needs the answer; the read is made with `signal: null`) nor stop the report.
+ */
+async function readBack<T>(read: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   try {
-    return { ok: true, value: await api.get(path, shape, undefined, { signal: null }) };
+    return { ok: true, value: await read() };
   } catch (error) {
     return { ok: false, error };
   }
 }
+
+const unitBack = (api: ApiClient, ref: string) => readBack(() => getUnit(api, ref, { signal: null }));
 
 export interface NotExtendedInput {
   ref: string;
@@ -48,7 +50,7 @@ async function notExtended(api: ApiClient, input: NotExtendedInput): Promise<Not
   const parts = [`the API answered ${answered(answer, 'extended')} for ${ref}`];
   const found: Record<string, unknown> = { expiresAtBefore: expiresAtBefore ?? null };
   let moved: boolean | undefined;
-  const unit = await readBack<Unit>(api, unitPath(ref), shapes.unit);
+  const unit = await unitBack(api, ref);
   if (unit.ok) {
     const after = unit.value?.expiresAt;
     found.expiresAtAfter = after ?? null;
@@ -62,7 +64,7 @@ async function notExtended(api: ApiClient, input: NotExtendedInput): Promise<Not
   found.expiryMoved = moved ?? null;
 
   let charge: 'none' | 'possible' | 'unknown' = 'unknown';
-  const account = await readBack<{ balanceUsd?: unknown }>(api, '/account', shapes.account);
+  const account = await readBack(() => getAccount(api, { signal: null }));
   const b0 = input.balanceBefore;
   const b1 = account.ok && typeof account.value?.balanceUsd === 'number' ? account.value.balanceUsd : undefined;
   if (b0 !== undefined && b1 !== undefined) {
@@ -93,7 +95,7 @@ async function notExtended(api: ApiClient, input: NotExtendedInput): Promise<Not
 export async function notRemoved(api: ApiClient, ref: string, answer: unknown, requestId: string | undefined): Promise<NotAppliedError> {
   const parts = [`the API answered ${answered(answer, 'removed')} for ${ref}`];
   const found: Record<string, unknown> = {};
-  const unit = await readBack<Unit>(api, unitPath(ref), shapes.unit);
+  const unit = await unitBack(api, ref);
   if (unit.ok) {
     found.status = unit.value?.status ?? null;
     parts.push(`the unit still reads as ${typeof unit.value?.status === 'string' ? unit.value.status : 'present (no status)'}`);
@@ -138,7 +140,7 @@ export async function notModified(
 ): Promise<NotAppliedError> {
   const parts = [`the API answered ${answered(answer, 'modified')} for ${ref}`];
   const found: Record<string, unknown> = {};
-  const unit = await readBack<Unit>(api, unitPath(ref), shapes.unit);
+  const unit = await unitBack(api, ref);
   if (unit.ok) {
     const diff = differences(unit.value, body);
     found.differs = diff;

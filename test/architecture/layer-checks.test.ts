@@ -59,6 +59,7 @@ const BAD_IMPORTS: Record<string, string> = {
   'src/sandbox/http.ts': "import '../errors.js';",
   'src/units/view.ts': "import type { ResellerClient } from '../sdk.js';\nexport type Probe = ResellerClient;",
   'src/sdk.ts': "import { printObject } from './output/index.js';\nexport const probe = printObject;",
+  'src/mcp/results.ts': "import { parseListFlags } from '../commands/units/list.js';\nexport const probe = parseListFlags;",
 };
 let badCruise: ReturnType<typeof cruise> | undefined;
 const cruiseBad = () => (badCruise ??= cruise(copyOfSrc(BAD_IMPORTS)));
@@ -131,6 +132,13 @@ describe('only src/cli.ts touches process (a Biome rule, `npm run lint`)', () =>
   it('fails on an import of node:process', async () => {
     const r = await lintBad();
     expect(r.stdout + r.stderr).toContain('src/units/view.ts:1:');
+  });
+});
+
+describe('the front doors (commands, src/mcp, src/sdk.ts)', () => {
+  it('keep apart: a tool that imports a command handler fails, naming the rule', async () => {
+    const r = await cruiseBad();
+    expect(r.stdout).toMatch(/error front-doors-stay-apart: src\/mcp\/results\.ts → src\/commands\/units\/list\.ts/);
   });
 });
 

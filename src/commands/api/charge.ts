@@ -9,7 +9,7 @@ import type { Context } from '../../context/index.js';
 import { PolicyError, UsageError } from '../../errors.js';
 import { createEntry, enter, extendEntry, hasPolicy, policyNow, underBudget } from '../../ledger/index.js';
 import { escapeControl } from '../../output/escape.js';
-import * as shapes from '../../api/shapes.js';
+import { getUnit } from '../../api/endpoints.js';
 import { assertAffordable, describeQuote, planPurchase, type Quote, quoteExtension } from '../../units/quote.js';
 import { CHARGES, confirmCharge, printQuote } from '../units/ask.js';
 
@@ -154,7 +154,7 @@ async function priceOf(ctx: Context, op: Charging, body: unknown): Promise<Price
   const api = await ctx.api();
   if (op.kind === 'extend') {
     // Read first, as units extend does: its pool (the policy's country) and its customer tag.
-    const unit = await api.get(`/units/${encodeURIComponent(op.ref)}`, shapes.unit);
+    const unit = await getUnit(api, op.ref);
     const q = await quoteExtension(api, period, 1);
     const text = typeof unit.description === 'string' ? unit.description : undefined;
     return { q, what: `extending ${op.ref} by ${period}`, period, poolId: unit.poolId, description: text };

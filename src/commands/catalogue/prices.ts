@@ -8,7 +8,7 @@ import type * as shapes from '../../api/shapes.js';
 
 export type PricesResponse = shapes.PriceList;
 
-export async function fetchPrices(ctx: Context): Promise<PricesResponse> {
+async function fetchPrices(ctx: Context): Promise<PricesResponse> {
   const api = await ctx.api();
   return withSpinner(ctx, 'Fetching prices…', () => getPriceList(api));
 }

@@ -4,7 +4,7 @@ import type { Context } from '../../context/index.js';
 import type { Profile, ProfileSetting } from '../../config/store.js';
 import { profileInUse } from '../../context/credentials.js';
 import { UsageError } from '../../errors.js';
-import { parseTargetUrl } from '../units/check-target.js';
+import { parseTargetUrl } from '../../units/check-target.js';
 import { parseUsd } from '../../units/quote.js';
 import { parsePeriod } from '../../units/validate.js';
 import { countryCode } from '../../kit/country.js';

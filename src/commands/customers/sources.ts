@@ -1,15 +1,14 @@
 // What the customers verbs read besides the API: the account's ledger and the price book stored
 // with the profile in use (read from the file as it is now).
 import type { Context } from '../../context/index.js';
-import { profileInUse } from '../../context/credentials.js';
-import { priceBookOf } from '../../ledger/billing.js';
+import { priceBookNow } from '../../context/prices.js';
 import type { ReportSources } from '../../ledger/customer-report.js';
 import { parseCustomer } from '../../ledger/customer.js';
 import { NotFoundError } from '../../errors.js';
 
 export async function reportSources(ctx: Context): Promise<ReportSources> {
-  const [ledger, store] = await Promise.all([ctx.ledger(), ctx.config()]);
-  return { journal: ledger.journal, book: priceBookOf(store.profileNow(profileInUse(ctx, store))) };
+  const [ledger, book] = await Promise.all([ctx.ledger(), priceBookNow(ctx)]);
+  return { journal: ledger.journal, book };
 }
 
 /** A customer name as typed (`acme` or `customer=acme`), exit 2 when it cannot be a tag. */

@@ -8,7 +8,7 @@ import { cell, money, percent, pricesText, withExtraFields, withSpinner, type Co
 export type { Snapshot } from '../../api/shapes.js';
 import type { Snapshot } from '../../api/shapes.js';
 
-export async function fetchSnapshot(ctx: Context): Promise<Snapshot> {
+async function fetchSnapshot(ctx: Context): Promise<Snapshot> {
   const api = await ctx.api();
   return withSpinner(ctx, 'Fetching account…', () => getSnapshot(api));
 }

@@ -10,28 +10,9 @@ import type { LedgerEntry } from '../../ledger/index.js';
 import { groupSpend, inWindow, isWithin, totalUsd, type Grouping, type SpendGroup } from '../../ledger/report.js';
 import { reconcile, type Unexplained } from '../../ledger/reconcile.js';
 import { readSightings } from '../../ledger/sightings.js';
-import { hasPrices, priceBookOf, withBilling } from '../../ledger/billing.js';
-import { profileInUse } from '../../context/credentials.js';
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const AGO = /^(\d+)(h|d)$/;
-
-/** A --since/--until value: a local date (its start, or with `endOfDay` its end), an ISO time, or a duration ago. */
-export function parseWhen(raw: string, flag: string, now: Date, endOfDay: boolean): Date {
-  const day = DAY.exec(raw);
-  if (day) {
-    const [y, m, dd] = [Number(day[1]), Number(day[2]) - 1, Number(day[3])];
-    const d = new Date(y, m, dd);
-    if (d.getFullYear() === y && d.getMonth() === m && d.getDate() === dd) return endOfDay ? new Date(y, m, dd + 1) : d;
-  }
-  const ago = AGO.exec(raw);
-  if (ago) return new Date(now.getTime() - Number(ago[1]) * (ago[2] === 'h' ? 3600_000 : 86_400_000));
-  if (/^\d{4}-\d{2}-\d{2}T/.test(raw)) {
-    const t = Date.parse(raw);
-    if (Number.isFinite(t)) return new Date(t);
-  }
-  throw new UsageError(`${flag} must be a date (YYYY-MM-DD), a time (ISO 8601) or a duration ago (24h, 7d); got "${raw}"`);
-}
+import { hasPrices, withBilling } from '../../ledger/billing.js';
+import { parseWhen } from '../../ledger/when.js';
+import { priceBookNow } from '../../context/prices.js';
 
 const entryColumns: Column<LedgerEntry>[] = [
   { header: 'At', value: (e) => e.at },
@@ -116,8 +97,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const total = totalUsd(entries);
   if (flags.by) {
     const groups = groupSpend(entries, flags.by as Grouping);
-    const store = flags.by === 'customer' ? await ctx.config() : undefined;
-    const book = store && priceBookOf(store.profileNow(profileInUse(ctx, store)));
+    const book = flags.by === 'customer' ? await priceBookNow(ctx) : undefined;
     if (book && hasPrices(book)) {
       // With prices set (customers set, default-markup): what each customer is billed, and the margin.
       await emit(

@@ -1,52 +1,16 @@
 // `units change-protocol REF --protocol P`: free; http_noauth needs exactly one whitelisted IP.
-import { changeUnitProtocol } from '../../api/endpoints.js';
+import { getUnit } from '../../api/endpoints.js';
 import { show, type Result } from '../../kit/action.js';
 import type { Input } from './change-protocol.command.js';
 import type { Context } from '../../context/index.js';
-import { UsageError } from '../../errors.js';
 import { escapeControl } from '../../output/index.js';
-import type { Unit } from '../../units/types.js';
-import {
-  checkAllowIpsFor,
-  normaliseAllowIps,
-  parseCredentials,
-  parseIPv4,
-  parseProtocol,
-  parseRef,
-  type Protocol,
-} from '../../units/validate.js';
+import { changeProtocol, missingProtocol, parseChangeProtocol } from '../../units/change-protocol.js';
+import { normaliseAllowIps, parseCredentials, parseIPv4, parseProtocol, parseRef, type Protocol } from '../../units/validate.js';
 import { changedUnitView, unitDetailView } from '../../units/view.js';
 import { withConnFormat } from '../../output/conn.js';
-import * as shapes from '../../api/shapes.js';
 import { PROTOCOL_CHOICES, validateWith } from './ask.js';
 
 type Flags = Input['flags'];
-
-export interface ChangeProtocolBody {
-  newProtocol: string;
-  allowedIps?: string[];
-  credentials?: { username: string; password: string };
-}
-
-export function parseChangeProtocol(f: Flags): ChangeProtocolBody {
-  if (f.protocol === undefined) throw missingProtocol();
-  const newProtocol = parseProtocol(f.protocol);
-  const allowedIps = checkAllowIpsFor(newProtocol, normaliseAllowIps(f.allowIp), 'change-protocol');
-  const credentials = parseCredentials(f.username, f.password);
-  if (credentials && newProtocol === 'http_noauth') throw new UsageError('http_noauth has no credentials: drop --username/--password');
-  return { newProtocol, ...(allowedIps ? { allowedIps } : {}), ...(credentials ? { credentials } : {}) };
-}
-
-export async function changeProtocol(ref: string, body: ChangeProtocolBody, ctx: Context): Promise<Unit> {
-  const api = await ctx.api();
-  const res = await changeUnitProtocol(api, ref, body, { retry: 'not-sent' });
-  return res.data;
-}
-
-const missingProtocol = () =>
-  new UsageError('--protocol is required (socks5, http, http_noauth or inject)', {
-    hint: 'e.g. proxyctl units change-protocol PRX-123 --protocol http (in a terminal, leave it out to be asked)',
-  });
 
 /**
  * In a terminal, what the flags leave out is asked for: the protocol (from a list, the unit's
@@ -64,7 +28,7 @@ async function askMissing(ref: string, f: Flags, ctx: Context): Promise<Flags> {
   const out: Flags = { ...f };
   let protocol = given;
   if (protocol === undefined) {
-    const unit = await (await ctx.api()).get(`/units/${encodeURIComponent(ref)}`, shapes.unit);
+    const unit = await getUnit(await ctx.api(), ref);
     protocol = await ask.select<Protocol>({
       message: escapeControl(`New protocol for ${ref} (now ${unit.protocol ?? 'unknown'})`),
       choices: PROTOCOL_CHOICES.map((c) => ({ ...c, disabled: c.value === unit.protocol ? '(current)' : false })),
@@ -85,5 +49,5 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   const view = withConnFormat(ctx, changedUnitView(unitDetailView), flags.connFormat);
   const ref = parseRef(raw);
   const body = parseChangeProtocol(ctx.canPrompt ? await askMissing(ref, flags, ctx) : flags);
-  return show(await changeProtocol(ref, body, ctx), view);
+  return show(await changeProtocol(await ctx.api(), ref, body), view);
 }

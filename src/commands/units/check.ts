@@ -28,10 +28,11 @@ import { normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
 import { parseProtocol, parseRefs } from '../../units/validate.js';
 import { ApiError, InterruptedError } from '../../errors.js';
 import { parseInteger } from '../../kit/options.js';
-import { resolveCheckTarget } from './check-target.js';
+import { resolveCheckTarget } from '../../context/check-target.js';
+import { trustedExtras } from '../../units/check-target.js';
 import { remember } from '../../kit/remember.js';
 import { userAgent } from '../../version.js';
-import * as shapes from '../../api/shapes.js';
+import { allUnits, getUnit } from '../../api/endpoints.js';
 
 /** Per check, when --timeout is not given: a dead proxy should not hold a lane for the API's 30 s. */
 const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
@@ -87,43 +88,6 @@ async function readSource(args: string[], f: Input['flags']): Promise<Source> {
   };
 }
 
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
-
-/** The certificates of a --ca-cert PEM file, each one checked, or exit 2 before any request. */
-export async function readCaCert(path: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read --ca-cert ${path}: ${(err as Error).message}`);
-  }
-  const pems = text.match(PEM_CERTIFICATE) ?? [];
-  if (pems.length === 0) throw new UsageError(`--ca-cert ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
-  const { X509Certificate } = await import('node:crypto');
-  for (const [i, pem] of pems.entries()) {
-    try {
-      new X509Certificate(pem);
-    } catch (err) {
-      const which = pems.length > 1 ? ` (certificate ${i + 1} of ${pems.length})` : '';
-      throw new UsageError(`--ca-cert ${path}${which}: not a valid certificate (${(err as Error).message})`);
-    }
-  }
-  return pems;
-}
-
-/**
- * What --ca-cert adds to Node's trust, with NODE_EXTRA_CA_CERTS's certificates beside it: a Node
- * without tls.getCACertificates (20) cannot say which extra CAs it loaded, and the file's are kept
- * so a corporate CA is not dropped by adding another (Node itself warns of an unreadable file).
- */
-export async function trustedExtras(path: string, env: NodeJS.ProcessEnv | Record<string, string | undefined>): Promise<string[]> {
-  const own = await readCaCert(path);
-  const extra = env.NODE_EXTRA_CA_CERTS;
-  if (!extra) return own;
-  const text = await readFile(extra, 'utf8').catch(() => '');
-  return [...own, ...(text.match(PEM_CERTIFICATE) ?? [])];
-}
-
 /** --timeout when given (it is a global option), else the check's own default. */
 function checkTimeoutMs(input: Input): number {
   const raw = (input.command.optsWithGlobals() as { timeout?: unknown }).timeout;
@@ -153,7 +117,7 @@ export default async function handler(input: Input): Promise<Result> {
     const api = await ctx.api();
     const { criteria } = source;
     // The exact customer tag: --customer acme never checks customer=acme-corp's units.
-    const units = await collectSelection(api.all('/units', shapes.unit, selectionQuery(criteria)), criteria, ctx.now().getTime());
+    const units = await collectSelection(allUnits(api, selectionQuery(criteria)), criteria, ctx.now().getTime());
     items = [...units.values()].map(candidateFromUnit);
     if (items.length === 0) {
       ctx.notice(
@@ -216,7 +180,7 @@ export default async function handler(input: Input): Promise<Result> {
 async function unitByRef(ctx: Context, ref: string): Promise<Candidate | CheckResult> {
   const api = await ctx.api();
   try {
-    return candidateFromUnit(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit));
+    return candidateFromUnit(await getUnit(api, ref));
   } catch (err) {
     if (err instanceof InterruptedError || ctx.signal.aborted) throw err;
     if (err instanceof ApiError && err.status === 404) return failedResult({ ref, line: null }, 'not_found', `the API has no unit ${ref}`);

@@ -16,7 +16,7 @@ import type { CreateBody, Pool } from '../../units/types.js';
 import { entryCountryCode } from '../../units/catalogue-ids.js';
 import { parseIPv4, type Protocol } from '../../units/validate.js';
 import { CHARGES, confirmCharge, periodChoices, poolChoice, poolWhere, printQuote, PROTOCOL_CHOICES, validateWith } from './ask.js';
-import * as shapes from '../../api/shapes.js';
+import { listCatalogue, listPools } from '../../api/endpoints.js';
 import { cheapestPoolAt, describePick, poolsAt, type Place } from '../../units/cheapest.js';
 import { catalogueSeen, remember } from '../../kit/remember.js';
 import { countryName, matchCountries } from '../../kit/country.js';
@@ -103,7 +103,7 @@ async function choosePool(
 
 /** The countries the server lists, typed ahead by code or name. */
 async function askCountry(ctx: Context, api: ApiClient, { search }: Prompter): Promise<string> {
-  const countries = (await api.get('/countries', shapes.catalogueList)).data;
+  const countries = (await listCatalogue(api, '/countries')).data;
   await remember(ctx, catalogueSeen(countries));
   const entries = countries.flatMap((c) => {
     const code = entryCountryCode(c);
@@ -122,7 +122,7 @@ async function askCountry(ctx: Context, api: ApiClient, { search }: Prompter): P
 }
 
 async function poolsIn(ctx: Context, api: ApiClient, country: string): Promise<Found> {
-  const res = await api.get('/pools', shapes.poolList, { country });
+  const res = await listPools(api, { country });
   const pools = res.data ?? [];
   await remember(ctx, catalogueSeen(pools));
   if (pools.length === 0) throw new UsageError(`no pools in ${country}`);

@@ -23,7 +23,7 @@ import {
   type ExpiringCriteria,
 } from '../../units/select.js';
 import { parsePeriod, type Period } from '../../units/validate.js';
-import * as shapes from '../../api/shapes.js';
+import { allUnits, getPrices } from '../../api/endpoints.js';
 import { parseHours } from '../../kit/options.js';
 import { CHARGES, PERIOD_LIST, periodChoices } from './ask.js';
 
@@ -63,7 +63,7 @@ export async function selectExpiring(flags: Flags, ctx: Context) {
 
   const api = await ctx.api();
   // The whole selection is needed for one quote, so it is collected.
-  const units = await collectExpiring(api.all('/units', shapes.unit, expiringQuery(criteria)), criteria, ctx.now().getTime());
+  const units = await collectExpiring(allUnits(api, expiringQuery(criteria)), criteria, ctx.now().getTime());
   if (units.size === 0) {
     // Nothing to extend is not an error: nothing is charged, and a script sees an empty list.
     await emit(ctx, showList([], { empty: escapeControl(nothingExpiring(criteria)) }));
@@ -76,7 +76,7 @@ export async function selectExpiring(flags: Flags, ctx: Context) {
   const selection = describeSelection(refs, criteria);
   let prices: Record<string, number> | undefined;
   if (period === undefined) {
-    prices = (await api.get('/prices', shapes.prices)).prices;
+    prices = await getPrices(api);
     period = await ask!.select({
       message: escapeControl(`Extend ${selection} by`),
       choices: periodChoices(prices, refs.length > 1),

@@ -5,70 +5,35 @@
 import { emit, finished, showList, type Result } from '../../kit/action.js';
 import type { Input } from './list.command.js';
 import type { Context } from '../../context/index.js';
-import type { ApiClient, Query } from '../../api/client.js';
+import type { ApiClient } from '../../api/client.js';
+import { unitPages } from '../../api/endpoints.js';
 import { outputMode, type View } from '../../output/index.js';
 import { withConnFormat } from '../../output/conn.js';
-import { unitFilter, type UnitCriteria } from '../../units/select.js';
-import { parseSort, sortUnits, type UnitOrder } from '../../units/sort.js';
-import { parseCustomer } from '../../ledger/customer.js';
+import { unitFilter } from '../../units/select.js';
+import { sortUnits } from '../../units/sort.js';
 import type { Unit } from '../../units/types.js';
-import { countryMiss, normalisePoolIdFlag, poolMiss } from '../../units/catalogue-ids.js';
-import { MAX_PAGE_SIZE, parseProtocol, parseStatus } from '../../units/validate.js';
-import { parseHours } from '../../kit/options.js';
-import { countryCode } from '../../kit/country.js';
+import { countryMiss, poolMiss } from '../../units/catalogue-ids.js';
+import { parseUnitList, type ListOptions } from '../../units/list.js';
+import { MAX_PAGE_SIZE } from '../../units/validate.js';
 import { parsePaging, takePages } from '../../kit/paging.js';
 import { unitTerminalView, unitView } from '../../units/view.js';
-import * as shapes from '../../api/shapes.js';
 import { remember, unitsSeen } from '../../kit/remember.js';
 import { MAX_VALUES } from '../../config/values-cache.js';
-import { UsageError } from '../../errors.js';
 
 type Flags = Input['flags'];
 
-/** What the list asks the server, and what it then keeps (the criteria), in which order, how many. */
-export interface ListOptions extends UnitCriteria {
-  query: Query;
-  limit: number | undefined;
-  onePage: boolean;
-  /** --sort: the whole list (or the one page) in this order. */
-  sort?: UnitOrder | undefined;
-}
-
 /** Every flag checked before any request. */
-export function parseListFlags(f: Flags): ListOptions {
-  const paging = parsePaging(f, MAX_PAGE_SIZE);
-  const sort = parseSort(f.sort);
-  const query: Query = {
-    status: parseStatus(f.status),
-    poolId: normalisePoolIdFlag(f.pool),
-    includeExpired: f.includeExpired ? true : undefined,
-    expiringWithinHours: parseHours(f.expiringWithin, '--expiring-within'),
-    page: paging.page,
-    // A sorted list is read whole, so in the largest pages even when --limit is small.
-    pageSize: sort && !paging.onePage ? MAX_PAGE_SIZE : paging.pageSize,
-  };
-  const provider = f.provider?.trim();
-  if (provider === '') throw new UsageError('--provider needs a carrier name, e.g. Verizon (proxyctl providers lists them)');
-  return {
-    query,
-    limit: paging.limit,
-    onePage: paging.onePage,
-    sort,
-    descriptionContains: f.descriptionContains,
-    customer: f.customer === undefined ? undefined : parseCustomer(f.customer),
-    country: countryCode(f.country),
-    protocol: f.protocol === undefined ? undefined : parseProtocol(f.protocol),
-    provider,
-  };
+function parseListFlags(f: Flags): ListOptions {
+  return parseUnitList(f, parsePaging(f, MAX_PAGE_SIZE));
 }
 
-export async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit> = unitView): Promise<void> {
+async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit> = unitView): Promise<void> {
   const api = await ctx.api();
   const filter = unitFilter(opts);
   const keep = filter ?? (() => true);
   if (opts.sort && !opts.onePage) {
     const units: Unit[] = [];
-    for await (const page of takePages(api.pages('/units', shapes.unit, opts.query, { readAhead: true }), undefined, filter))
+    for await (const page of takePages(unitPages(api, opts.query, { readAhead: true }), undefined, filter))
       for (const u of page) units.push(u);
     const sorted = sortUnits(units, opts.sort);
     const count = await emit(ctx, showList(opts.limit === undefined ? sorted : sorted.slice(0, opts.limit), view));
@@ -79,13 +44,13 @@ export async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit
   if (!opts.onePage) {
     const seen: Unit[] = [];
     // Every page is read unless --limit stops early: then no page is asked for before it is wanted.
-    const pages = api.pages('/units', shapes.unit, opts.query, { readAhead: opts.limit === undefined });
+    const pages = unitPages(api, opts.query, { readAhead: opts.limit === undefined });
     const count = await emit(ctx, showList({ pages: noting(takePages(pages, opts.limit, filter), seen) }, view));
     await remember(ctx, unitsSeen(seen));
     await sayMiss(ctx, api, count, opts);
     return;
   }
-  const page = api.pages('/units', shapes.unit, opts.query);
+  const page = unitPages(api, opts.query);
   const first = await page.next();
   const kept = first.done ? [] : first.value.items.filter(keep);
   const items = opts.sort ? sortUnits(kept, opts.sort) : kept;

@@ -3,17 +3,17 @@
 import { emit, finished, showList, type Result } from '../../kit/action.js';
 import type { Input } from './release.command.js';
 import type { Context } from '../../context/index.js';
-import type { ApiClient } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { progressRenderer } from '../../output/progress.js';
 import { runBulk, settleBulk } from '../../units/bulk.js';
-import { applied, notRemoved } from '../../units/not-applied.js';
+import { releaseUnit } from '../../units/release.js';
 import { parseRefs } from '../../units/validate.js';
 import { collectSelection, describeSelection, nothingSelected, selectionQuery, someRefs } from '../../units/select.js';
 import type { Prompter } from '../../context/prompt.js';
 import { parseCustomer } from '../../ledger/customer.js';
 import { escapeControl } from '../../output/index.js';
-import * as shapes from '../../api/shapes.js';
+import { allUnits } from '../../api/endpoints.js';
+import type * as shapes from '../../api/shapes.js';
 import { remember } from '../../kit/remember.js';
 import { rerunCommand } from './rerun.js';
 import { emitOutcomes } from './outcomes.js';
@@ -54,14 +54,6 @@ async function askRelease(ask: Prompter, refs: string[]): Promise<void> {
   );
 }
 
-/** One unit released (DELETE), or the API's answer as the failure when it did not say `removed: true`. */
-export async function releaseUnit(api: ApiClient, ref: string): Promise<Removed> {
-  const res = await api.request('DELETE', `/units/${encodeURIComponent(ref)}`, shapes.removed, { retry: 'not-sent' });
-  // Only `removed: true` is a release; anything else fails this item with the API's answer.
-  if (!applied(res.data, 'removed')) throw await notRemoved(api, ref, res.data, res.requestId);
-  return res.data;
-}
-
 export async function releaseUnits(refs: string[], ctx: Context, list = false): Promise<void> {
   const api = await ctx.api();
   const report = await runBulk(ctx, refs, { verb: 'released', label: (r) => r, onEvent: progressRenderer(ctx) }, (ref) =>
@@ -93,7 +85,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
   // Without a terminal --yes is needed: refused here, before the list is read.
   const ask = await openRelease(ctx, `every active unit tagged customer=${criteria.customer}`);
   const api = await ctx.api();
-  const units = await collectSelection(api.all('/units', shapes.unit, selectionQuery(criteria)), criteria, ctx.now().getTime());
+  const units = await collectSelection(allUnits(api, selectionQuery(criteria)), criteria, ctx.now().getTime());
   if (units.size === 0) {
     // Nothing to release is not an error: a script sees an empty list.
     await emit(ctx, showList([], { ...view, empty: escapeControl(nothingSelected(criteria, 'released')) }));

@@ -3,11 +3,10 @@
 // that arrives is shown (and passed through verbatim in JSON).
 import { show, type Result } from '../../kit/action.js';
 import type { Input } from './usage.command.js';
-import type { Context } from '../../context/index.js';
-import { fillPath, resolveOperation } from '../../api/operations.js';
+import { getUnitUsage } from '../../api/endpoints.js';
 import { bar, cell, outputMode, withExtraFieldNames, type Column } from '../../output/index.js';
 import { parseRef } from '../../units/validate.js';
-import * as shapes from '../../api/shapes.js';
+import type * as shapes from '../../api/shapes.js';
 
 type Usage = shapes.Usage;
 
@@ -39,16 +38,9 @@ const USAGE_FIELDS = [
   'throttled',
 ];
 
-export async function readUsage(ref: string, ctx: Context): Promise<Usage> {
-  const api = await ctx.api();
-  const op = await resolveOperation(api, 'unitUsage');
-  const res = await api.request(op.method, fillPath(op.path, { proxyRef: ref }), shapes.usage);
-  return res.data;
-}
-
 export default async function handler({ args: [raw], ctx }: Input): Promise<Result> {
   const ref = parseRef(raw);
-  const usage = await readUsage(ref, ctx);
+  const usage = await getUnitUsage(await ctx.api(), ref);
   const q = quotaFraction(usage);
   const columns: Column<Usage>[] = Object.keys(usage).map((k) => ({ header: k, value: (u: Usage) => u[k] }));
   if (q && (outputMode(ctx) === 'table' || outputMode(ctx) === 'tsv')) {

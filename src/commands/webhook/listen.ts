@@ -13,7 +13,7 @@ import { startReceiver, type ReceivedDelivery, type ReceiverRecord } from '../..
 import type { ExecJob, ExecReport, ExecRunner } from '../../webhooks/exec.js';
 import { fixedSecrets, givenSecrets, secretFromApi, type SecretSource } from '../../webhooks/secrets.js';
 import { inFlight } from '../../in-flight.js';
-import * as shapes from '../../api/shapes.js';
+import { getWebhook } from '../../api/endpoints.js';
 import { enter, entryFromEvent, type Ledger } from '../../ledger/index.js';
 
 type ListenFlags = Input['flags'];
@@ -123,7 +123,7 @@ async function resolveSecrets(ctx: Context, flags: string[]): Promise<SecretSour
     }
     throw err;
   }
-  return secretFromApi(ctx, { read: async () => (await api.get('/webhook', shapes.webhookConfig)).secret });
+  return secretFromApi(ctx, { read: async () => (await getWebhook(api)).secret });
 }
 
 /**

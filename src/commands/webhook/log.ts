@@ -12,14 +12,12 @@ import type { ApiClient, Query } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { cell, escapeDeep, humanDuration, jsonLine, outputMode, paintFor } from '../../output/index.js';
-import { DELIVERY_STATUSES, type Delivery } from '../../webhooks/events.js';
+import type { Delivery } from '../../webhooks/events.js';
+import { deliveryQuery, MAX_LOG_PAGE_SIZE, parseDeliveryStatus } from '../../webhooks/log.js';
 import { DeliveryTracker, type DeliveryChange } from '../../webhooks/follow.js';
 import { attemptsOf, DELIVERY_FIELDS, deliveryColumns, deliveryLogColumns, paintStatus } from './columns.js';
 
 type LogFlags = Input['flags'];
-
-/** The delivery log's largest page (spec §8). */
-const MAX_LOG_PAGE_SIZE = 100;
 
 export interface LogOptions {
   query: Query;
@@ -30,13 +28,7 @@ export interface LogOptions {
 }
 
 export function parseLogFlags(flags: LogFlags): LogOptions {
-  let status: string | undefined;
-  if (flags.status !== undefined) {
-    status = flags.status.toUpperCase();
-    if (!(DELIVERY_STATUSES as readonly string[]).includes(status)) {
-      throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}, got "${flags.status}"`);
-    }
-  }
+  const status = parseDeliveryStatus(flags.status);
   const paging = parsePaging(flags, MAX_LOG_PAGE_SIZE, 1_000_000);
   const interval = flags.interval === undefined ? 2 : Number(flags.interval);
   if (!Number.isFinite(interval) || interval < 1 || interval > 3600)
@@ -46,7 +38,7 @@ export function parseLogFlags(flags: LogFlags): LogOptions {
   // --follow reads its own pages: only an explicit --page-size reaches it.
   const pageSize = flags.follow ? parseInteger(flags.pageSize, '--page-size', 1, MAX_LOG_PAGE_SIZE) : paging.pageSize;
   return {
-    query: { status, event: flags.event, page: paging.page, pageSize },
+    query: deliveryQuery({ status, event: flags.event }, { page: paging.page, pageSize }),
     limit: paging.limit,
     onePage: paging.onePage,
     follow: flags.follow === true,

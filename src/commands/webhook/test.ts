@@ -1,19 +1,17 @@
 // webhook test: fire the sample event through the real pipeline (operation resolved from the
 // server's description, default POST /webhook/test → 202 + delivery record), then follow that
 // delivery in the log until its first attempt has an outcome.
-import { getDeliveryPage } from '../../api/endpoints.js';
+import { getDeliveryPage, sendTestEvent } from '../../api/endpoints.js';
 import type { Input } from './test.command.js';
 import { emit, finished, show, type Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import type { ApiClient } from '../../api/index.js';
 import { abortableSleep } from '../../api/client.js';
-import { resolveOperation } from '../../api/operations.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { withSpinner } from '../../output/index.js';
 import type { TestDelivery } from '../../api/shapes.js';
 import { rememberedWebhook } from './disabled-webhook.js';
 import { deliveryColumns } from './columns.js';
-import * as shapes from '../../api/shapes.js';
 
 const POLL_MS = 500;
 
@@ -59,8 +57,7 @@ async function nowhereToSend(ctx: Context, api: ApiClient, err: ApiError): Promi
 export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const waitMs = parseWait(flags.wait);
   const api = await ctx.api();
-  const op = await resolveOperation(api, 'webhookTest');
-  const res = await api.request(op.method, op.path, shapes.webhookTest).catch(async (err: unknown) => {
+  const res = await sendTestEvent(api).catch(async (err: unknown) => {
     throw err instanceof ApiError && err.code === 'webhook_not_configured' ? await nowhereToSend(ctx, api, err) : err;
   });
   let delivery = res.data;

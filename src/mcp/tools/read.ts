@@ -1,32 +1,29 @@
 // The read tools: what `pools`, `prices`, `me`, `units list|get|usage`, `spend` and `webhook log`
-// show, through the functions those verbs call, as structured results. None changes anything.
+// show, through the domain and endpoint functions those verbs call, as structured results. None
+// changes anything.
+import { priceBookNow, pricesIfSet } from '../../context/prices.js';
 import { z } from 'zod';
-import * as shapes from '../../api/shapes.js';
-import { parseListFlags } from '../../commands/units/list.js';
-import { readUsage } from '../../commands/units/usage.js';
-import { listPools, parseOptions } from '../../commands/pools/list.js';
-import { fetchPrices } from '../../commands/catalogue/prices.js';
-import { fetchSnapshot } from '../../commands/me/show.js';
-import { parseWhen } from '../../commands/spend/spend.js';
-import { parseLogFlags } from '../../commands/webhook/log.js';
+import { deliveryPages, getPriceList, getSnapshot, getUnit as readUnit, getUnitUsage, unitPages } from '../../api/endpoints.js';
+import { gatherStatus } from '../../account/status.js';
+import { parseUptimeWindow, readUptime } from '../../account/uptime.js';
+import { resolveCheckTarget } from '../../context/check-target.js';
+import { parseUnitList } from '../../units/list.js';
+import { findPools, parsePoolFilters } from '../../units/pools.js';
+import { trustedExtras } from '../../units/check-target.js';
+import { parseWhen } from '../../ledger/when.js';
+import { deliveryQuery, MAX_LOG_PAGE_SIZE, parseDeliveryStatus } from '../../webhooks/log.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { gatherStatus } from '../../commands/status/status.js';
-import { fetchUptime, parseOptions as parseUptimeOptions } from '../../commands/me/uptime.js';
-import { resolveCheckTarget } from '../../commands/units/check-target.js';
-import { trustedExtras } from '../../commands/units/check.js';
 import { errorMessage, runBulk } from '../../units/bulk.js';
 import { CheckFailed, candidateFromUnit, checkCandidate, failedResult } from '../../units/check.js';
 import { userAgent } from '../../version.js';
 import { GROUPINGS, groupSpend, inWindow, totalUsd } from '../../ledger/report.js';
-import { takePages } from '../../kit/paging.js';
+import { parsePaging, takePages } from '../../kit/paging.js';
 import { unitFilter } from '../../units/select.js';
-import { parseRef, parseRefs, UNIT_STATUSES } from '../../units/validate.js';
+import { MAX_PAGE_SIZE, parseRef, parseRefs, UNIT_STATUSES } from '../../units/validate.js';
 import { READS_API, READS_LOCAL, defineTool, type AnyTool } from '../tool.js';
 import { NotFoundError } from '../../errors.js';
 import type { Context } from '../../context/index.js';
-import { profileInUse } from '../../context/credentials.js';
 import { parseCustomer } from '../../ledger/customer.js';
-import { priceBookOf } from '../../ledger/billing.js';
 import { listCustomers as customerList, statementOf, type ReportSources } from '../../ledger/customer-report.js';
 import { resolveWindow } from '../../ledger/window.js';
 import type { Session } from '../session.js';
@@ -70,19 +67,21 @@ const listUnits = defineTool({
     truncated: z.boolean().describe('true when more units match than were returned'),
   }),
   async run(a, { ctx }) {
-    // The CLI's own flag parsing: the same pool-id normalising and status and customer checks.
-    const opts = parseListFlags({
-      status: a.status,
-      pool: a.pool,
-      customer: a.customer,
-      descriptionContains: a.descriptionContains,
-      expiringWithin: a.expiringWithinHours === undefined ? undefined : String(a.expiringWithinHours),
-      includeExpired: a.includeExpired ? true : undefined,
+    // The CLI's own checks: the same pool-id normalising and status and customer checks.
+    const opts = parseUnitList(
+      {
+        status: a.status,
+        pool: a.pool,
+        customer: a.customer,
+        descriptionContains: a.descriptionContains,
+        expiringWithin: a.expiringWithinHours === undefined ? undefined : String(a.expiringWithinHours),
+        includeExpired: a.includeExpired ? true : undefined,
+      },
       // One more than asked, to tell whether more match.
-      limit: String(a.limit + 1),
-    });
+      parsePaging({ limit: String(a.limit + 1) }, MAX_PAGE_SIZE),
+    );
     const api = await ctx.api();
-    const pages = api.pages('/units', shapes.unit, opts.query);
+    const pages = unitPages(api, opts.query);
     const { items, truncated } = await firstItems(takePages(pages, opts.limit, unitFilter(opts)), a.limit);
     return { units: items, count: items.length, truncated };
   },
@@ -98,7 +97,7 @@ const getUnit = defineTool({
   output: unit,
   async run(a, { ctx }) {
     const api = await ctx.api();
-    return api.get(`/units/${encodeURIComponent(parseRef(a.ref))}`, shapes.unit);
+    return readUnit(api, parseRef(a.ref));
   },
 });
 
@@ -110,7 +109,10 @@ const getUsage = defineTool({
   annotations: READS_API,
   input: z.object({ ref: text.describe('unit reference, e.g. PRX-123') }),
   output: z.looseObject({}).describe('the usage record as the API answers it'),
-  run: async (a, { ctx }) => readUsage(parseRef(a.ref), ctx),
+  async run(a, { ctx }) {
+    const ref = parseRef(a.ref);
+    return getUnitUsage(await ctx.api(), ref);
+  },
 });
 
 const listPoolsTool = defineTool({
@@ -130,7 +132,8 @@ const listPoolsTool = defineTool({
     prices: z.record(z.string(), z.unknown()).optional().describe('USD per period, when the server gives one schedule for every pool'),
   }),
   async run(a, { ctx }) {
-    const { data, prices } = await listPools(parseOptions(a), ctx);
+    const filters = parsePoolFilters(a);
+    const { data, prices } = await findPools(await ctx.api(), filters, ctx);
     return { pools: data, ...(prices ? { prices } : {}) };
   },
 });
@@ -143,7 +146,7 @@ const getPrices = defineTool({
   annotations: READS_API,
   input: z.object({}),
   output: z.looseObject({ prices: z.record(z.string(), z.number()) }),
-  run: async (_a, { ctx }) => fetchPrices(ctx),
+  run: async (_a, { ctx }) => getPriceList(await ctx.api()),
 });
 
 const getAccount = defineTool({
@@ -154,7 +157,7 @@ const getAccount = defineTool({
   annotations: READS_API,
   input: z.object({}),
   output: z.looseObject({ balanceUsd: z.number() }),
-  run: async (_a, { ctx }) => fetchSnapshot(ctx),
+  run: async (_a, { ctx }) => getSnapshot(await ctx.api()),
 });
 
 const getSpend = defineTool({
@@ -203,10 +206,11 @@ const listDeliveries = defineTool({
   }),
   output: z.object({ deliveries: z.array(z.looseObject({ id: z.string() })), count: z.number().int(), truncated: z.boolean() }),
   async run(a, { ctx }) {
-    const opts = parseLogFlags({ status: a.status, event: a.event, limit: String(a.limit + 1) });
+    const status = parseDeliveryStatus(a.status);
+    const paging = parsePaging({ limit: String(a.limit + 1) }, MAX_LOG_PAGE_SIZE, 1_000_000);
     const api = await ctx.api();
-    const pages = api.pages('/webhook/deliveries', shapes.delivery, opts.query);
-    const { items, truncated } = await firstItems(takePages(pages, opts.limit), a.limit);
+    const pages = deliveryPages(api, deliveryQuery({ status, event: a.event }, paging));
+    const { items, truncated } = await firstItems(takePages(pages, paging.limit), a.limit);
     return { deliveries: items, count: items.length, truncated };
   },
 });
@@ -220,7 +224,7 @@ const getStatus = defineTool({
   annotations: READS_API,
   input: z.object({}),
   output: z.looseObject({ balanceUsd: z.number() }),
-  run: async (_a, { ctx }) => ({ ...(await gatherStatus(ctx)) }),
+  run: async (_a, { ctx }) => ({ ...(await gatherStatus(await ctx.api(), ctx.now().getTime(), ctx.ledger, () => pricesIfSet(ctx))) }),
 });
 
 const getUptime = defineTool({
@@ -237,8 +241,8 @@ const getUptime = defineTool({
   }),
   output: z.looseObject({}).describe('the uptime record as the API answers it'),
   async run(a, { ctx }) {
-    const opts = parseUptimeOptions({ day: a.day === undefined ? undefined : String(a.day), from: a.from, to: a.to }, ctx.now());
-    return { ...(await fetchUptime(opts, ctx)) };
+    const opts = parseUptimeWindow({ day: a.day === undefined ? undefined : String(a.day), from: a.from, to: a.to }, ctx.now());
+    return { ...(await readUptime(await ctx.api(), opts)) };
   },
 });
 
@@ -267,7 +271,7 @@ const checkUnitsTool = defineTool({
     const opts = { target, timeoutMs: a.timeoutSeconds * 1000, signal, userAgent: userAgent(), targetTls };
     const report = await runBulk({ signal }, refs, { verb: 'checked', label: (r) => r, concurrency: 8 }, async (ref) => {
       try {
-        return await checkCandidate(candidateFromUnit(await api.get(`/units/${encodeURIComponent(ref)}`, shapes.unit)), opts);
+        return await checkCandidate(candidateFromUnit(await readUnit(api, ref)), opts);
       } catch (err) {
         if (err instanceof CheckFailed) return err.result;
         if (err instanceof ApiError && err.status === 404)
@@ -285,8 +289,8 @@ const checkUnitsTool = defineTool({
 
 /** The ledger and the price book of the server's profile, read as they are now (a `customers set` made meanwhile counts). */
 async function customerSources(ctx: Context, session: Session): Promise<ReportSources> {
-  const [ledger, store] = await Promise.all([session.ledger(), ctx.config()]);
-  return { journal: ledger.journal, book: priceBookOf(store.profileNow(profileInUse(ctx, store))) };
+  const [ledger, book] = await Promise.all([session.ledger(), priceBookNow(ctx)]);
+  return { journal: ledger.journal, book };
 }
 
 const windowInput = {

@@ -1,10 +1,10 @@
 // The write tools (--allow-write): `units modify`, `units swap` and `units release` through the
-// functions those verbs call. They charge nothing; release destroys, so it must be confirmed with
-// the count of the units it is about to delete.
+// domain functions those verbs call. They charge nothing; release destroys, so it must be confirmed
+// with the count of the units it is about to delete.
 import { z } from 'zod';
-import { bodyFor, descriptionBefore, modifyUnit, parseModify } from '../../commands/units/modify.js';
-import { releaseUnit } from '../../commands/units/release.js';
-import { changeProtocol, parseChangeProtocol } from '../../commands/units/change-protocol.js';
+import { bodyFor, descriptionBefore, modifyUnit, parseModify } from '../../units/modify.js';
+import { releaseUnit } from '../../units/release.js';
+import { changeProtocol, parseChangeProtocol } from '../../units/change-protocol.js';
 import { addressOf, describeMove, readBefore, sameCountryPool, swapUnit } from '../../units/swap.js';
 import { UsageError } from '../../errors.js';
 import { runBulk } from '../../units/bulk.js';
@@ -45,8 +45,11 @@ const modifyUnits = defineTool({
       password: a.password,
     });
     const report = await runBulk({ signal }, parseRefs(a.refs), { verb: 'modified', label: (r) => r }, async (ref) => {
-      const before = change.customer !== undefined && change.body.description === undefined ? await descriptionBefore(ctx, ref) : undefined;
-      return modifyUnit(ref, bodyFor(change, before?.description), ctx, before);
+      // The CLI's path: the tag a description gives goes to the account's ledger.
+      const run = { api: await ctx.api(), ledger: ctx.ledger, now: ctx.now, warn: ctx.warn };
+      const before =
+        change.customer !== undefined && change.body.description === undefined ? await descriptionBefore(run.api, ref) : undefined;
+      return modifyUnit(run, ref, bodyFor(change, before?.description), before);
     });
     return bulkResult(report);
   },
@@ -132,7 +135,8 @@ const changeProtocolTool = defineTool({
   output: z.looseObject({ proxyRef: z.string() }),
   async run(a, { ctx }) {
     const body = parseChangeProtocol({ protocol: a.protocol, allowIp: a.allowIps, username: a.username, password: a.password });
-    return changeProtocol(parseRef(a.ref), body, ctx);
+    const ref = parseRef(a.ref);
+    return changeProtocol(await ctx.api(), ref, body);
   },
 });
 

@@ -1,23 +1,10 @@
 // Where `units check` sends its requests: --target, else the profile's check-target
 // (`proxyctl config set check-target URL`), else the sandbox's echo when the base URL is a sandbox
 // (its openapi.json says so). None of them is exit 2, before any connection, saying how to set one.
-import type { Context } from '../../context/index.js';
-import { profileInUse, resolveCredentials } from '../../context/credentials.js';
-import { UsageError } from '../../errors.js';
-
-/** An http(s) URL, or exit 2 naming where it came from. */
-export function parseTargetUrl(raw: string, where: string): URL {
-  let u: URL | undefined;
-  try {
-    u = new URL(raw);
-  } catch {
-    u = undefined;
-  }
-  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password) {
-    throw new UsageError(`${where} must be an http:// or https:// URL without credentials, got "${raw}"`);
-  }
-  return u;
-}
+import type { Context } from './types.js';
+import { profileInUse, resolveCredentials } from './credentials.js';
+import { UsageError } from '../errors.js';
+import { parseTargetUrl } from '../units/check-target.js';
 
 export async function resolveCheckTarget(ctx: Context, flag: string | undefined): Promise<URL> {
   if (flag !== undefined) return parseTargetUrl(flag, '--target');
@@ -28,7 +15,7 @@ export async function resolveCheckTarget(ctx: Context, flag: string | undefined)
   const creds = await resolveCredentials(ctx);
   if (creds.baseUrl !== undefined && creds.apiKey !== undefined) {
     const api = await ctx.api();
-    const { discover } = await import('../../api/discovery.js');
+    const { discover } = await import('../api/discovery.js');
     const echo = (await discover(api)).sandboxEcho;
     if (echo !== undefined) return new URL(echo, `${api.baseUrl}/`);
   }
