@@ -53,7 +53,10 @@ describe('createUnitsSafely({ description })', () => {
     const r = await runSdk('for the launch customer=acme');
     expect(r).toMatchObject({ ok: true, descriptions: ['for the launch customer=acme', 'for the launch customer=acme'], undescribed: [] });
     const state = await kit.state();
-    for (const ref of r.refs) expect((state.units.find((u) => u.proxyRef === ref) as { description?: string } | undefined)?.description).toBe('for the launch customer=acme');
+    for (const ref of r.refs)
+      expect((state.units.find((u) => u.proxyRef === ref) as { description?: string } | undefined)?.description).toBe(
+        'for the launch customer=acme',
+      );
     const dir = join(kit.home.dir, 'ledger');
     const journal = readdirSync(dir)
       .filter((f) => f.endsWith('.jsonl'))
