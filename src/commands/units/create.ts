@@ -104,7 +104,7 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
   const message = `pool ${poolId} is failing upstream; stopped; nothing charged for the ${refunded} failed item${refunded === 1 ? '' : 's'}`;
   if (succeeded > 0) return new PartialFailureError(message, itemOutcomes(report));
   return new ApiError(
-    { status: 503, code: 'pool_failing_upstream', message },
+    { status: 503, answered: false, code: 'pool_failing_upstream', message },
     'try another pool (proxyctl pools), or this one again later',
   );
 }
