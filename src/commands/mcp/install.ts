@@ -4,7 +4,8 @@
 // stays in proxyctl's config.
 import { mkdir, readFile } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { nonEmpty } from '../../globals.js';
 import { emit, finished, show, type Result } from '../../kit/action.js';
 import type { Input } from './install.command.js';
 import { profileInUse } from '../../context/credentials.js';
@@ -34,12 +35,15 @@ const view = {
     { header: 'client', value: (r: Row) => r.client },
     { header: 'file', value: (r: Row) => r.file },
     { header: 'server', value: (r: Row) => r.server },
-    { header: 'command', value: (r: Row) => [r.command, ...r.args].join(' ') },
+    {
+      header: 'command',
+      value: (r: Row) => [...Object.entries(r.env ?? {}).map(([k, v]) => `${k}=${v}`), r.command, ...r.args].join(' '),
+    },
     { header: 'change', value: (r: Row) => (r.replaces ? `replaces its ${r.server} entry` : 'adds it') },
     { header: 'keeps', value: (r: Row) => (r.keeps.length ? r.keeps.join(', ') : '-') },
     { header: 'writes', value: (r: Row) => (r.dryRun ? 'nothing (dry run)' : 'the file') },
   ],
-  fields: ['client', 'file', 'server', 'command', 'args', 'replaces', 'keeps', 'dryRun'],
+  fields: ['client', 'file', 'server', 'command', 'args', 'env', 'replaces', 'keeps', 'dryRun'],
 };
 
 type Row = Omit<Install, 'text'> & { dryRun: boolean };
@@ -62,7 +66,11 @@ export default async function handler({ args: [given], flags, ctx }: Input): Pro
     if (err.code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read ${file}: ${err.message}; nothing was written`);
   });
-  const { text, ...plan } = planInstall(client, where, name, 'proxyctl', ['--profile', profile, 'mcp', ...given], current);
+  // The client starts proxyctl with its own environment: a config dir set here must go with the
+  // entry, or the server it starts looks in the OS dirs and finds no profile.
+  const configDir = nonEmpty(ctx.io.env.PROXYCTL_CONFIG_DIR);
+  const env = configDir ? { PROXYCTL_CONFIG_DIR: resolve(configDir) } : undefined;
+  const { text, ...plan } = await planInstall(client, where, name, 'proxyctl', ['--profile', profile, 'mcp', ...given], env, current);
   const dryRun = flags.dryRun === true;
   await emit(ctx, show<Row>({ ...plan, dryRun }, view));
   if (dryRun) {
