@@ -89,6 +89,31 @@ describe('at 80 columns the answer stays', () => {
   });
 });
 
+describe('key/value tables at 40 columns', () => {
+  it('a timestamp is shown to the minute, never split inside; at 30 its date sits above its time (to the minute); the hint wraps between words', async () => {
+    const ref = (await kit.state()).units[0]!.proxyRef;
+    const unit = await kit.api<{ expiresAt: string }>(`/units/${ref}`);
+    const minute = `${unit.expiresAt.slice(0, 16).replace('T', ' ')}Z`;
+    const at40 = await screenOf(['units', 'get', ref], 40);
+    expect(at40.code, at40.text).toBe(0);
+    expect(at40.rows).toContainEqual(expect.stringMatching(new RegExp(`^│ expires at +│ ${minute} +│$`)));
+    for (const row of at40.rows) expect(row.length).toBeLessThanOrEqual(40);
+    // The hint's lines break only where it has a space: joined back they are the hint.
+    const hint = at40.rows.slice(
+      0,
+      at40.rows.findIndex((r) => r.startsWith('┌')),
+    );
+    expect(hint.length).toBeGreaterThan(1);
+    expect(hint.join(' ')).toBe('connection hidden to fit 40 columns; -o conn shows it');
+    const at30 = await screenOf(['units', 'get', ref], 30);
+    const i = at30.rows.findIndex((r) => r.startsWith('│ expires at'));
+    expect([at30.rows[i], at30.rows[i + 1]]).toEqual([
+      expect.stringMatching(new RegExp(`^│ expires at +│ ${unit.expiresAt.slice(0, 10)} +│$`)),
+      expect.stringMatching(new RegExp(`^│ +│ ${unit.expiresAt.slice(11, 16)}Z +│$`)),
+    ]);
+  });
+});
+
 describe('status names what it counts', () => {
   it('the Customers line shows a customer before "+N more" at 80 and 40 columns', async () => {
     const pool = kit.sb.world.pools.find((p) => p.available)!.poolId;
