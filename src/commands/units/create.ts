@@ -1,6 +1,6 @@
 // `units create`: price check against the balance first, then each unit bought with its own
 // derived idempotency key (src/units/idempotency.ts), several at a time, never twice.
-import { emit, finished, show, type Result } from '../../kit/action.js';
+import { emit, finished, show, showList, type Result } from '../../kit/action.js';
 import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
@@ -85,8 +85,20 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   const used = plan;
   if (used.earlier > 0)
     ctx.notice(`${used.earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
+  // -o conn into a file or a pipe: each unit's line is written as its unit is bought, so a long
+  // batch's file fills as it goes and a run cut short has every line it paid for; the lines are
+  // then not printed again at the end. On a terminal they follow the progress bar, as before.
+  const streaming = ctx.globals.output === 'conn' && !ctx.io.stdoutIsTTY;
+  let written: Promise<unknown> = Promise.resolve();
   const { baseKey, batch, charge } = await purchase({ api, ledger, signal: ctx.signal }, opts, {
     plan,
+    ...(streaming
+      ? {
+          onUnit: (u: Unit) => {
+            written = written.then(() => emit(ctx, showList([u], views.many)));
+          },
+        }
+      : {}),
     // Not hidden by -q: without it a batch cut short (killed, crashed) cannot be resumed safely.
     // Said once the budget has allowed the run, so a refused run leaves no key to resume.
     onStart: (key) => {
@@ -107,7 +119,8 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
   await remember(ctx, unitsSeen(report.outcomes.flatMap((o) => (o.ok ? [o.value] : []))));
 
-  await emitOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
+  if (streaming) await written;
+  else await emitOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   if (replayed.size !== used.earlier)
     ctx.notice(`${replayed.size} of the ${opts.count} were bought earlier with this idempotency key: replayed, not charged again`);
   printCharge(ctx, charge);
