@@ -5,7 +5,7 @@
 // older accounts go first to stay under it), written whole to a temp
 // file and renamed (readers never see half a file; two writers at once lose one update, which a
 // cache may), file 0600 in a 0700 dir. It holds no keys. Plain node:fs only: a command that
-// records values loads nothing more, and `proxyctl __complete` reads it in well under a millisecond.
+// records values loads nothing more, and `proxyctl __complete` reads it in a few milliseconds at most.
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../io.js';

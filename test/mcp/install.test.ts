@@ -168,6 +168,13 @@ describe('proxyctl mcp install', () => {
     expect(String(r.stderr)).toContain("unknown option '--allow-everything'");
     r = await install(['--client', 'claude-code', '--', '--budget', 'lots']);
     expect(r.exitCode).toBe(2);
+    // Commander's suggestion goes to the hint line, never as a literal "\n" in the error line.
+    r = await install(['--client', 'claude-code', '--', '--budge', '5']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).not.toContain('\\n');
+    expect(String(r.stderr)).toContain(
+      "after --, give the flags of proxyctl mcp: unknown option '--budge' (code usage_error)\nDid you mean --budget? e.g.",
+    );
 
     r = await proxyctl(['--profile', 'nobody', 'mcp', 'install', '--client', 'claude-code'], { home });
     expect(r.exitCode).toBe(3);

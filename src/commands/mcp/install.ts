@@ -22,8 +22,15 @@ async function checkServerFlags(given: string[]): Promise<void> {
   try {
     serve.parse(given, { from: 'user' });
   } catch (err) {
-    throw new UsageError(`after --, give the flags of proxyctl mcp: ${(err as Error).message.replace(/^error: /, '')}`, {
-      hint: 'e.g. proxyctl mcp install --client cursor -- --allow-spend --budget 50 (see proxyctl mcp --help)',
+    // Commander's message may carry its suggestion on a second line ("(Did you mean --budget?)"):
+    // the error line gets the first line, the hint the suggestion, so no newline is shown escaped.
+    const [first, ...rest] = (err as Error).message.replace(/^error: /, '').split('\n');
+    const suggestion = rest
+      .join(' ')
+      .trim()
+      .replace(/^\((.*)\)$/, '$1');
+    throw new UsageError(`after --, give the flags of proxyctl mcp: ${first}`, {
+      hint: `${suggestion ? `${suggestion} ` : ''}e.g. proxyctl mcp install --client cursor -- --allow-spend --budget 50 (see proxyctl mcp --help)`,
     });
   }
   if (serve.args.length > 0) throw new UsageError(`proxyctl mcp takes no arguments, got "${serve.args.join(' ')}" after --`);
