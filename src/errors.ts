@@ -43,6 +43,12 @@ export interface ApiErrorFields {
   raw?: Record<string, unknown> | undefined;
   /** The server said (`Idempotent-Replayed: true`) this answer is a replay of an earlier request's. */
   replayed?: boolean | undefined;
+  /**
+   * False for a refusal made here, before or without any request answering it (the balance does not
+   * cover a quote, a pool listed unavailable): `status` then only picks the exit code, and no
+   * "HTTP 402" is shown as if a server had answered it. Default true.
+   */
+  answered?: boolean | undefined;
 }
 
 /** An error response from the API. Branch on `status` and `code`, never on `type`. */
@@ -54,6 +60,8 @@ export class ApiError extends CliError {
   readonly retryAfter: number | undefined;
   readonly raw: Record<string, unknown> | undefined;
   readonly replayed: boolean;
+  /** Whether a server answered with `status` (false: a refusal made here; see ApiErrorFields). */
+  readonly answered: boolean;
 
   constructor(f: ApiErrorFields, hint?: string) {
     super(f.message, { code: f.code, ...(hint ? { hint } : {}) });
@@ -64,6 +72,7 @@ export class ApiError extends CliError {
     this.retryAfter = f.retryAfter;
     this.raw = f.raw;
     this.replayed = f.replayed === true;
+    this.answered = f.answered !== false;
   }
 }
 
@@ -182,7 +191,7 @@ export function errorObject(err: unknown): { error: Record<string, unknown> } {
     return {
       error: {
         ...(err.raw ?? {}),
-        status: err.status,
+        ...(err.answered ? { status: err.status } : {}),
         code: err.code,
         message: err.message,
         ...(err.type !== undefined ? { type: err.type } : {}),

@@ -81,28 +81,40 @@ export function parseInteger(raw: string | undefined, flag: string, min: number,
   throw new UsageError(`${flag} must be a whole number${range}, got "${raw}"`);
 }
 
-const HOURS_PER = { w: 168, d: 24, h: 1 } as const;
+const MINUTES_PER = { w: 7 * 24 * 60, d: 24 * 60, h: 60, m: 1 } as const;
 
 /**
- * Hours, wherever they are asked for: a bare whole number is hours (as the API's
- * `expiringWithinHours`), or a duration in weeks, days and hours (`36h`, `1d`, `1d12h`, `1.5d`) that
- * comes to a whole number of hours, at least 1. Anything else is exit 2, before any request.
+ * The one duration grammar every flag that takes a duration reads (`--expiring-within`, `spend
+ * --since/--until`): a bare number is hours (as the API's `expiringWithinHours`), else weeks, days,
+ * hours and minutes in any combination (`36h`, `1d12h`, `1w`, `1.5d`, `90m`). Its length in
+ * minutes, or undefined when `raw` is not one.
+ */
+export function durationMinutes(raw: string): number | undefined {
+  const s = raw.trim().toLowerCase().replace(/\s+/g, '');
+  if (/^\d+(?:\.\d+)?$/.test(s)) return Number(s) * 60;
+  if (!/^(?:\d+(?:\.\d+)?[wdhm])+$/.test(s)) return undefined;
+  let minutes = 0;
+  for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)([wdhm])/g)) minutes += Number(n) * MINUTES_PER[unit as keyof typeof MINUTES_PER];
+  return minutes;
+}
+
+/**
+ * Hours, wherever they are asked for: a duration (`durationMinutes`) that comes to a whole number of
+ * hours, at least 1 (the API counts whole hours). Anything else is exit 2, before any request.
  */
 export function parseHours(raw: string, flag: string): number;
 export function parseHours(raw: string | undefined, flag: string): number | undefined;
 export function parseHours(raw: string | undefined, flag: string): number | undefined {
   if (raw === undefined) return undefined;
-  const s = raw.trim().toLowerCase().replace(/\s+/g, '');
-  let hours = Number.NaN;
-  if (/^\d+$/.test(s)) hours = Number(s);
-  else if (/^(?:\d+(?:\.\d+)?[wdh])+$/.test(s)) {
-    hours = 0;
-    for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)([wdh])/g)) hours += Number(n) * HOURS_PER[unit as keyof typeof HOURS_PER];
-    // A decimal fraction is inexact in binary: a sum a hair off a whole number counts as that number.
-    hours = Math.abs(hours - Math.round(hours)) < 1e-9 ? Math.round(hours) : Number.NaN;
-  }
+  const minutes = durationMinutes(raw);
+  // A decimal fraction is inexact in binary: a sum a hair off a whole number counts as that number.
+  const exact = minutes === undefined ? Number.NaN : minutes / 60;
+  const hours = Math.abs(exact - Math.round(exact)) < 1e-9 ? Math.round(exact) : Number.NaN;
   if (Number.isSafeInteger(hours) && hours >= 1) return hours;
-  throw new UsageError(`${flag} must be hours (a whole number like 24) or a duration like 36h, 1d or 1d12h, at least 1 hour; got "${raw}"`);
+  const what = minutes === undefined ? 'a duration' : `${+minutes.toFixed(3)} minutes`;
+  throw new UsageError(
+    `${flag} must be a whole number of hours, at least 1 (24, 36h, 1d, 1d12h, 1w); got "${raw}"${minutes === undefined ? '' : `, ${what}`}`,
+  );
 }
 
 /**

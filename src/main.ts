@@ -186,7 +186,8 @@ export async function reportError(err: unknown, io: IO, globals: GlobalOptions):
     const details: string[] = [];
     if (e.code) details.push(`code ${e.code}`);
     if (err instanceof ApiError) {
-      details.push(`HTTP ${err.status}`);
+      // A refusal made before any request (or without one answering it) names no HTTP status.
+      if (err.answered) details.push(`HTTP ${err.status}`);
       if (err.requestId) details.push(`request id ${err.requestId}`);
     }
     if (err instanceof NotAppliedError && err.requestId) details.push(`request id ${err.requestId}`);

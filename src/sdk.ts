@@ -182,6 +182,13 @@ export interface CreateUnitsOptions extends CreateBody {
   concurrency?: number;
   /** Stops starting new purchases; each one started settles (bought or not) first. */
   signal?: AbortSignal;
+  /**
+   * The units' description (at most 500 characters; `customer=NAME` tags a customer, as the CLI's
+   * --customer does). Written on each unit right after its purchase, as `units create --description`
+   * writes it; a unit whose description could not be written is in `undescribed`, and a retry with
+   * the same key writes it.
+   */
+  description?: string;
 }
 
 export type CreateItem =
@@ -197,6 +204,8 @@ export interface CreateUnitsResult {
   items: CreateItem[];
   /** Items never started: `signal` aborted, or the pool failing upstream stopped the batch. */
   notStarted: number;
+  /** Units bought whose `description` could not be written, with why (a retry with the same key writes it). */
+  undescribed: { proxyRef: string; reason: string }[];
 }
 
 /**
@@ -205,9 +214,11 @@ export interface CreateUnitsResult {
  * `items`.
  */
 export async function createUnitsSafely(client: ApiClient, options: CreateUnitsOptions): Promise<CreateUnitsResult> {
-  const { count = 1, idempotencyKey, concurrency, signal: given, ...body } = options;
+  const { count = 1, idempotencyKey, concurrency, signal: given, description, ...body } = options;
+  if (description !== undefined && (typeof description !== 'string' || [...description].length > 500))
+    throw new UsageError('description must be a string of at most 500 characters');
   // The CLI's money path: the same plan, policy, hold, ledger and never-twice batch.
-  const input = { body, count, baseKey: idempotencyKey ?? newBaseKey(), dryRun: false, description: undefined };
+  const input = { body, count, baseKey: idempotencyKey ?? newBaseKey(), dryRun: false, description };
   const { baseKey, batch } = await purchase(
     { api: client, ledger: ledgerOf(client), signal: given ?? new AbortController().signal },
     input,
@@ -216,7 +227,7 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
       concurrency,
     },
   );
-  const { report, keys } = batch;
+  const { report, keys, untagged } = batch;
   const items = report.outcomes.map(
     (o): CreateItem =>
       o.ok
@@ -228,6 +239,7 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
     units: items.flatMap((i) => (i.ok ? [i.unit] : [])),
     items,
     notStarted: report.notStarted,
+    undescribed: [...untagged].map(([proxyRef, reason]) => ({ proxyRef, reason })),
   };
 }
 

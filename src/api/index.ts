@@ -8,7 +8,11 @@ export type { ApiResponse, AsyncCache, Page, Pagination, Query, RequestOptions, 
 
 export { isLoopbackHost } from '../net/loopback.js';
 
-/** The key goes only to https, or to http on loopback; anything else needs --insecure. */
+/**
+ * The key goes only to https, or to http on loopback; anything else needs --insecure. A URL given
+ * with the API's path (`https://api.example.com/api/reseller/v1`, as the API's docs show requests)
+ * is the base URL before it: the path is trimmed (`wasTrimmed` says so), never refused.
+ */
 export function checkBaseUrl(raw: string, insecure: boolean): URL {
   let url: URL;
   try {
@@ -24,8 +28,18 @@ export function checkBaseUrl(raw: string, insecure: boolean): URL {
       hint: 'use an https URL, or pass --insecure if you really mean it',
     });
   }
-  if (url.pathname.replace(/\/+$/, '').endsWith('/api/reseller/v1')) {
-    throw new UsageError('the base URL must not include /api/reseller/v1', { hint: `use ${url.origin}` });
-  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith(API_PATH)) url.pathname = path.slice(0, -API_PATH.length) || '/';
   return url;
+}
+
+const API_PATH = '/api/reseller/v1';
+
+/** Whether `raw` named the API's path, which checkBaseUrl trims off (for a command to say so). */
+export function wasTrimmed(raw: string): boolean {
+  try {
+    return new URL(raw).pathname.replace(/\/+$/, '').endsWith(API_PATH);
+  } catch {
+    return false;
+  }
 }

@@ -1,10 +1,11 @@
 // The values cache behind shell completion: pool ids, countries, states, providers and unit refs
 // that commands saw in the API's answers, per account (profile and base URL), so that TAB can offer
 // them without a request. It is a cache, not a record: short-lived (VALUES_TTL_MS), bounded
-// (MAX_VALUES per kind, MAX_SCOPES accounts, MAX_FILE_BYTES read at most), written whole to a temp
+// (MAX_VALUES per kind, MAX_UNITS unit refs, MAX_SCOPES accounts, MAX_FILE_BYTES read at most:
+// older accounts go first to stay under it), written whole to a temp
 // file and renamed (readers never see half a file; two writers at once lose one update, which a
 // cache may), file 0600 in a 0700 dir. It holds no keys. Plain node:fs only: a command that
-// records values loads nothing more, and `proxyctl __complete` reads it in well under a millisecond.
+// records values loads nothing more, and `proxyctl __complete` reads it in a few milliseconds at most.
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../io.js';
@@ -19,8 +20,15 @@ export type ValueKind = (typeof VALUE_KINDS)[number];
 /** Values older than this are not offered (units come and go; the catalogue changes slowly). */
 const VALUES_TTL_MS = 12 * 3600 * 1000;
 export const MAX_VALUES = 1000;
+/**
+ * Unit refs kept per account: every unit of a large fleet, so TAB on `PRX-12` offers every ref that
+ * starts so (a bound of 1,000 offered 1 of the 111 a 10,000-unit account has). About 40 bytes a
+ * unit with its pool: a 50,000-unit account is 2 MB, read in a few milliseconds.
+ */
+export const MAX_UNITS = 50_000;
+const maxOf = (kind: ValueKind) => (kind === 'units' ? MAX_UNITS : MAX_VALUES);
 const MAX_SCOPES = 16;
-const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
 const FILE = 'completion-values.json';
 
 interface Entry {
@@ -128,7 +136,7 @@ export interface Seen {
 /** A value worth offering on a command line: a short word without spaces or control characters. */
 const OFFERABLE = /^[\w.:@/+-]{1,100}$/;
 
-/** Notes each unit's pool (newest last, at most MAX_VALUES) and forgets removed units; true when anything changed. */
+/** Notes each unit's pool (newest last, at most MAX_UNITS) and forgets removed units; true when anything changed. */
 function recordUnitPools(scope: Scope, seen: Seen, nowMs: number): boolean {
   const pairs = (seen.unitPools ?? []).filter(
     (p): p is { ref: string; pool: string } =>
@@ -145,7 +153,7 @@ function recordUnitPools(scope: Scope, seen: Seen, nowMs: number): boolean {
     of.set(ref, pool);
   }
   for (const ref of gone) if (typeof ref === 'string') of.delete(ref);
-  const entries = [...of].slice(-MAX_VALUES);
+  const entries = [...of].slice(-MAX_UNITS);
   scope.unitPools = { at: pairs.length > 0 || !old ? nowMs : old.at, of: Object.fromEntries(entries) };
   return true;
 }
@@ -163,7 +171,7 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     if (add.length === 0 && remove.size === 0) continue;
     const old = scope.kinds[kind];
     const kept = old && nowMs - old.at < VALUES_TTL_MS ? old.values : [];
-    const values = [...new Set([...add, ...kept])].filter((v) => !remove.has(v)).slice(0, MAX_VALUES);
+    const values = [...new Set([...add, ...kept])].filter((v) => !remove.has(v)).slice(0, maxOf(kind));
     scope.kinds[kind] = { at: add.length > 0 || !old ? nowMs : old.at, values };
     changed = true;
   }
@@ -174,13 +182,19 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     .filter(([, s]) => isObject(s) && typeof s.at === 'number' && nowMs - s.at < VALUES_TTL_MS)
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, MAX_SCOPES);
+  // A file past MAX_FILE_BYTES would not be read at all: the least recent accounts go first.
+  let text = `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`;
+  while (scopes.length > 1 && Buffer.byteLength(text) > MAX_FILE_BYTES) {
+    scopes.pop();
+    text = `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`;
+  }
   ensurePrivateDir(dir);
   const path = join(dir, FILE);
   // A name no other writer picks ('wx' fails rather than share one); node:crypto would be more
   // of Node's modules to load for every command that records values.
   const tmp = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    writeFileSync(tmp, `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`, { mode: 0o600, flag: 'wx' });
+    writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });

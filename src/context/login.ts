@@ -4,7 +4,7 @@ import { getAccount } from '../api/endpoints.js';
 import type { Context } from './types.js';
 import { AuthMissingError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
-import { checkBaseUrl } from '../api/index.js';
+import { checkBaseUrl, wasTrimmed } from '../api/index.js';
 import { PROFILE_NAME } from '../config/store.js';
 import type * as shapes from '../api/shapes.js';
 import { buildApiClient } from './client.js';
@@ -79,6 +79,7 @@ export async function verifyAndSave(
 ): Promise<LoginResult> {
   const url = checkBaseUrl(baseUrl, ctx.globals.insecure);
   const client = buildApiClient(ctx, url, apiKey);
+  if (wasTrimmed(baseUrl)) ctx.notice(`base URL ${client.baseUrl}: proxyctl adds /api/reseller/v1 to it itself`);
   // A 401 here throws ApiError (exit 3) and nothing is written.
   const account = await getAccount(client);
   const store = await ctx.config();

@@ -34,10 +34,10 @@ export const limit = () => new Option('--limit <n>', 'at most this many items (d
 export const secret = (help: string) => new Option('--secret <secret>', help).argParser(collect).default([] as string[]);
 
 /** The one integer and hours parsers live with the global options, so domain code can use them too. */
-export { parseHours, parseInteger } from '../globals.js';
+export { durationMinutes, parseHours, parseInteger } from '../globals.js';
 
 /** `--expiring-within`: the one flag that asks for hours, on `units list` and `units extend`. */
-export const expiringWithin = (help: string) => new Option('--expiring-within <hours>', `${help} (24, 36h, 1d, 1d12h)`);
+export const expiringWithin = (help: string) => new Option('--expiring-within <hours>', `${help} (24, 36h, 1d, 1d12h, 1w)`);
 
 /**
  * A flag the command needs but asks for in a terminal when it is left out (the handler enforces

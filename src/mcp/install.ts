@@ -1,9 +1,12 @@
 // Where each agent host keeps its MCP servers, and the merge that adds proxyctl's entry to that
 // file: every other server and setting is kept, the entry names a stored profile (its key stays
 // in proxyctl's config), and a file that cannot be read as its format is refused, not replaced.
+// JSON files are read and edited as JSONC (jsonc-parser, the parser VS Code itself uses): the
+// comments and trailing commas VS Code accepts in its mcp.json are kept, only the entry changes.
 import { join } from 'node:path';
 import type { Env } from '../io.js';
 import { UsageError } from '../errors.js';
+import type { ParseError } from 'jsonc-parser';
 
 export const CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex'] as const;
 export type ClientName = (typeof CLIENTS)[number];
@@ -54,6 +57,8 @@ export interface Install {
   server: string;
   command: string;
   args: string[];
+  /** Variables the client starts it with (PROXYCTL_CONFIG_DIR, when proxyctl's config is not in the OS dirs). */
+  env: Record<string, string> | undefined;
   /** Whether an entry of that name was there (and is replaced). */
   replaces: boolean;
   /** The client's other servers, kept as they are. */
@@ -63,38 +68,45 @@ export interface Install {
 }
 
 /** The client's file with proxyctl's entry added or replaced; `current` is its text, undefined when absent. */
-export function planInstall(
+export async function planInstall(
   client: ClientName,
   w: Where,
   server: string,
   command: string,
   args: string[],
+  env: Record<string, string> | undefined,
   current: string | undefined,
-): Install {
+): Promise<Install> {
   const where = clientFile(client, w);
-  const base = { client, file: where.file, server, command, args };
-  if (where.format === 'toml') return { ...base, ...mergeToml(where.key, server, command, args, current) };
-  let doc: unknown;
-  try {
-    doc = current === undefined || current.trim() === '' ? {} : JSON.parse(current);
-  } catch (err) {
-    throw new UsageError(`${where.file} is not JSON (${(err as Error).message}); nothing was written`, {
-      code: 'client_config_unreadable',
-      hint: 'fix the file (or move it aside) and run the command again',
-    });
+  const base = { client, file: where.file, server, command, args, env };
+  if (where.format === 'toml') return { ...base, ...mergeToml(where.key, server, command, args, env, current) };
+  // A CommonJS (UMD) package: its functions are on the default export when imported.
+  const jsonc = await import('jsonc-parser');
+  const { parse, modify, applyEdits, printParseErrorCode } = jsonc.default ?? jsonc;
+  const text = current === undefined || current.trim() === '' ? '{}' : current;
+  const errors: ParseError[] = [];
+  const doc: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const [first] = errors;
+    throw new UsageError(
+      `${where.file} is not JSON (${printParseErrorCode(first!.error)} at offset ${first!.offset}; comments and trailing commas are fine); nothing was written`,
+      { code: 'client_config_unreadable', hint: 'fix the file (or move it aside) and run the command again' },
+    );
   }
   const servers = isObject(doc) ? (doc[where.key] ?? {}) : undefined;
   if (!isObject(doc) || !isObject(servers))
     throw new UsageError(`${where.file} does not hold a "${where.key}" object where ${client} keeps its servers; nothing was written`, {
       code: 'client_config_unreadable',
     });
-  const entry = where.typed ? { type: 'stdio', command, args } : { command, args };
-  const next = { ...doc, [where.key]: { ...servers, [server]: entry } };
+  const entry = { ...(where.typed ? { type: 'stdio' } : {}), command, args, ...(env ? { env } : {}) };
+  // An edit of the entry alone: every other byte (comments, trailing commas, layout) stays.
+  const edits = modify(text, [where.key, server], entry, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
+  const edited = applyEdits(text, edits);
   return {
     ...base,
     replaces: server in servers,
     keeps: Object.keys(servers).filter((k) => k !== server),
-    text: `${JSON.stringify(next, null, 2)}\n`,
+    text: edited.endsWith('\n') ? edited : `${edited}\n`,
   };
 }
 
@@ -107,11 +119,29 @@ const tomlString = (s: string) => JSON.stringify(s);
  * Codex's config.toml, edited as text (no TOML library for one table): the `[key.server]` table
  * and its subtables are replaced, or the table is appended; every other line is kept.
  */
-function mergeToml(key: string, server: string, command: string, args: string[], current: string | undefined) {
+function mergeToml(
+  key: string,
+  server: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> | undefined,
+  current: string | undefined,
+) {
   const lines = (current ?? '').split('\n');
   const header = (l: string) => /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(l)?.[1];
   const ours = (name: string | undefined) => name !== undefined && (name === `${key}.${server}` || name.startsWith(`${key}.${server}.`));
-  const block = [`[${key}.${server}]`, `command = ${tomlString(command)}`, `args = [${args.map(tomlString).join(', ')}]`];
+  const block = [
+    `[${key}.${server}]`,
+    `command = ${tomlString(command)}`,
+    `args = [${args.map(tomlString).join(', ')}]`,
+    ...(env
+      ? [
+          `env = { ${Object.entries(env)
+            .map(([k, v]) => `${tomlString(k)} = ${tomlString(v)}`)
+            .join(', ')} }`,
+        ]
+      : []),
+  ];
   const keeps = new Set<string>();
   const out: string[] = [];
   let inOurs = false;

@@ -120,6 +120,16 @@ const HALF_YEAR_MS = 182.5 * 86_400_000;
  * "Jan  8  2031"; always 12 characters, so a column of them lines up. In the local time zone (the
  * TZ variable), or in UTC with `utc`. "-" for what is not a time.
  */
+/**
+ * An ISO time shortened for a narrow table: `2026-11-28 02:17Z` (UTC, to the minute), 17 characters
+ * instead of 24, still unambiguous and sortable; anything else is shown as it is.
+ */
+export function shortTime(at: unknown): string {
+  const t = typeof at === 'string' ? Date.parse(at) : Number.NaN;
+  if (!Number.isFinite(t)) return cell(at);
+  return `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')}Z`;
+}
+
 export function clockTime(at: unknown, utc: boolean, nowMs: number): string {
   const t = typeof at === 'string' ? Date.parse(at) : Number.NaN;
   if (!Number.isFinite(t)) return '-';

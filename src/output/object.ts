@@ -4,7 +4,7 @@ import type { BaseContext as Context } from '../globals.js';
 import { escapeDeep } from './escape.js';
 import { genericColumns, tsvField, tsvPairs } from './fields.js';
 import { terminalColumns, wholeHiddenHint } from './fit.js';
-import { cell } from './format.js';
+import { cell, shortTime } from './format.js';
 import { jqText } from './jq.js';
 import { printList } from './list.js';
 import { paintFor } from './paint.js';
@@ -37,6 +37,22 @@ export async function printObject<T>(ctx: Context, value: T, view: View<T> = {})
   out.write(`${table.toString()}\n`);
 }
 
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A timestamp wider than the room is never cut in the middle of a number: to the minute
+ * (`2026-11-28 05:17Z`), on one line when that fits, else its date above its time. Undefined for
+ * anything else.
+ */
+function timeThatFits(value: string, room: number): string | undefined {
+  const plain = stripVTControlCharacters(value);
+  if (plain.length <= room || !ISO_TIME.test(plain)) return undefined;
+  const short = shortTime(plain);
+  if (short.length <= room) return value.replace(plain, short);
+  const [date, time] = short.split(' ') as [string, string];
+  return value.replace(plain, `${date}\n${time}`);
+}
+
 /** Borders and padding of a key/value table: "│ label │ value │". */
 const KV_FRAME = 7;
 
@@ -56,6 +72,8 @@ async function fitValues<T>(ctx: Context, fields: Column<T>[], text: (f: Column<
   const { default: wrapAnsi } = await import('wrap-ansi');
   const hints: string[] = [];
   const fitted = rows.flatMap(([f, value]): [Column<T>, string][] => {
+    const time = timeThatFits(value, room);
+    if (time !== undefined) return [[f, time]];
     const wrapped = wrapAnsi(value, room, { hard: true, trim: false });
     if (!wrapped.includes('\n')) return [[f, value]];
     if (f.whole) {

@@ -63,9 +63,14 @@ export function progressRenderer(ctx: Context): (e: ProgressEvent) => void {
       };
       return;
     }
-    // Off a terminal, a line when a wait starts (a second or more), so logs say why nothing moves.
+    // Off a terminal, a line when a wait starts (a second or more), so logs say why nothing moves:
+    // once per wait for a window, not once per request that waits for it (each concurrent purchase
+    // starts and ends its own wait for the same window's end).
+    let said: number | undefined;
     stop = ctx.activity.onRateWait((until) => {
       if (until === undefined || until - Date.now() < 1000) return;
+      if (said !== undefined && Math.abs(until - said) < 1000) return;
+      said = until;
       out.write(`[${last.done}/${last.total}] ${ctx.activity.describeRateWait()}\n`);
     });
   };

@@ -50,15 +50,18 @@ const LABEL = 10;
 const visible = (s: string) => stripVTControlCharacters(s).length;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** `items` joined after `head` while they fit `width`, then "+N more". */
+/**
+ * `items` joined after `head` while they fit `width`, then "+N more". The first item is always
+ * shown, even when it does not fit beside the head (the line then wraps under its own text):
+ * "+11 more" alone names nothing.
+ */
 function fitted(head: string, items: string[], width: number | undefined): string {
   if (width === undefined || items.length === 0) return head + items.join(', ');
-  let line = head;
-  for (let i = 0; i < items.length; i++) {
-    const next = `${i === 0 ? '' : ', '}${items[i]}`;
+  let line = head + items[0];
+  for (let i = 1; i < items.length; i++) {
+    const next = `, ${items[i]}`;
     const more = i + 1 < items.length ? `, +${items.length - i - 1} more` : '';
-    const moreIfStop = `${i === 0 ? '' : ', '}+${items.length - i} more`;
-    if (visible(line + next + more) > width) return line + moreIfStop;
+    if (visible(line + next + more) > width) return `${line}, +${items.length - i} more`;
     line += next;
   }
   return line;

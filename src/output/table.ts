@@ -13,7 +13,8 @@ export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''
 export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>[]): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const paint = paintFor(ctx);
-  const cells = rows.map((r) => escapeDeep(r)).map((row) => columns.map((c) => (c.format ? c.format(row, paint) : cell(c.value(row)))));
+  const escaped = rows.map((r) => escapeDeep(r));
+  let cells = escaped.map((row) => columns.map((c) => (c.format ? c.format(row, paint) : cell(c.value(row)))));
   const draw = (keep: number[], colWidths: number[] = []) => {
     const table = new Table({
       head: keep.map((i) => paint.bold(columns[i]!.header)),
@@ -25,9 +26,15 @@ export async function renderTable<T>(ctx: Context, rows: T[], columns: Column<T>
     // toString() leaves the widths cli-table3 measured in options.colWidths.
     return { text: table.toString(), widths: table.options.colWidths as number[] };
   };
-  const natural = draw(columns.map((_, i) => i));
+  let natural = draw(columns.map((_, i) => i));
   const width = terminalColumns(ctx.io);
   if (width === undefined || tableWidth(natural.widths) <= width) return natural.text;
+  // Too wide: the columns with a shorter form (timestamps) take it before anything is hidden.
+  if (columns.some((c) => c.compact)) {
+    cells = escaped.map((row, r) => columns.map((c, i) => (c.compact ? c.compact(row, paint) : cells[r]![i]!)));
+    natural = draw(columns.map((_, i) => i));
+    if (tableWidth(natural.widths) <= width) return natural.text;
+  }
   // A column no row fills (a check's error column when nothing failed) says nothing: it goes first.
   const blank = (text: string) => /^-?$/.test(stripVTControlCharacters(text).trim());
   const fitting = columns.map((c, i) => ({ ...c, empty: cells.every((r) => blank(r[i]!)) }));

@@ -9,6 +9,11 @@ export interface Column<T> {
   value: (row: T) => unknown;
   /** How the value looks in a human table (may colour). */
   format?: (row: T, paint: Paint) => string;
+  /**
+   * A shorter rendering for a table wider than the terminal (a timestamp to the minute, `shortTime`):
+   * used before any column is hidden, so a long timestamp shortens before a column with the answer goes.
+   */
+  compact?: ((row: T, paint: Paint) => string) | undefined;
   /** When a table is wider than the terminal: 0 is never hidden, higher numbers are hidden first. Default 1. */
   priority?: number | undefined;
   /**

@@ -8,6 +8,13 @@
  */
 export const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
+/**
+ * The fastest clock the sandbox runs (sandbox seconds per real second): a 30-day unit then lasts
+ * under 3 real seconds. A larger factor gains no test anything and only brings the end of the
+ * clock nearer (at 1e10 it is 25 real seconds away), so it is refused at start.
+ */
+export const MAX_TIME_SCALE = 1_000_000;
+
 export class Clock {
   private readonly realStart: number;
   private offsetMs = 0;
@@ -16,13 +23,17 @@ export class Clock {
     readonly timeScale = 1,
     private readonly realNow: () => number = Date.now,
   ) {
-    if (!(timeScale > 0)) throw new RangeError('timeScale must be > 0');
+    if (!(timeScale > 0 && timeScale <= MAX_TIME_SCALE)) throw new RangeError(`timeScale must be > 0 and at most ${MAX_TIME_SCALE}`);
     this.realStart = realNow();
   }
 
-  /** Sandbox time in epoch milliseconds. */
+  /**
+   * Sandbox time in epoch milliseconds. It stops at LATEST_MS: real time running on after an
+   * advance to the end (or a scaled clock reaching it) leaves every date at the last one the ISO
+   * format holds, never `+010000-…` in an answer, a delivery or the state file.
+   */
   now(): number {
-    return this.realStart + (this.realNow() - this.realStart) * this.timeScale + this.offsetMs;
+    return Math.min(LATEST_MS, this.realStart + (this.realNow() - this.realStart) * this.timeScale + this.offsetMs);
   }
 
   nowIso(): string {
@@ -45,7 +56,12 @@ export class Clock {
   /** Never let a restored state see time run backwards (a persisted unit must not "un-expire"). */
   notBefore(epochMs: number): void {
     const n = this.now();
-    if (n < epochMs) this.offsetMs += epochMs - n;
+    if (n < epochMs) this.offsetMs += Math.min(epochMs, LATEST_MS) - n;
+  }
+
+  /** `epochMs` (a time computed from now: a retry's due time), no later than the end of the clock. */
+  atMost(epochMs: number): number {
+    return Math.min(epochMs, LATEST_MS);
   }
 
   /** Real milliseconds until sandbox time reaches `epochMs`. */

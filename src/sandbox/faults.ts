@@ -21,7 +21,7 @@ export interface Faults {
 }
 
 /** Short names accepted beside the operationIds of openapi.json. */
-const ALIASES: Record<string, string> = {
+export const ALIASES: Record<string, string> = {
   create: 'createUnit',
   extend: 'extendUnit',
   swap: 'swapUnit',
@@ -58,13 +58,25 @@ function count(v: unknown, field: string): number {
   return v;
 }
 
-function op(v: unknown, field: string): string | undefined {
+/** Every name a fault's `op` may take: the API's operationIds and their short names. */
+export function faultOps(operationIds: readonly string[]): string[] {
+  return [...operationIds, ...Object.keys(ALIASES).filter((a) => operationIds.includes(ALIASES[a]!))];
+}
+
+/**
+ * A fault's op: absent (any operation), or a name that matches one. A name that matches none would
+ * arm a fault that never fires, so it is refused with 400 naming the ones that exist.
+ */
+function opOf(v: unknown, field: string, ops: readonly string[]): string | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw badRequest(`${field}.op must be a string`);
+  if (typeof v !== 'string' || !ops.includes(v))
+    throw badRequest(`${field}.op must be an operationId of openapi.json or a short name (${ops.join(', ')}), got ${JSON.stringify(v)}`);
   return v;
 }
 
-export function parseFaults(b: Record<string, unknown>, current: Faults): Faults {
+/** `ops`: the names an op may take (`faultOps`). */
+export function parseFaults(b: Record<string, unknown>, current: Faults, ops: readonly string[]): Faults {
+  const op = (v: unknown, field: string) => opOf(v, field, ops);
   const next: Faults = { ...current };
   if (b.failNext !== undefined) {
     const f = b.failNext as Record<string, unknown> | null;

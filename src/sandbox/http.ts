@@ -13,7 +13,9 @@ const TYPE_BY_STATUS: Record<number, string> = {
   404: 'not_found_error',
   405: 'invalid_request_error',
   409: 'invalid_request_error',
+  408: 'invalid_request_error',
   413: 'invalid_request_error',
+  431: 'invalid_request_error',
   429: 'rate_limit_error',
 };
 
@@ -73,23 +75,35 @@ export function errorBody(f: ApiFailure, requestId: string): { error: Record<str
 }
 
 const MAX_BODY = 1024 * 1024;
+/**
+ * How much of an oversized body is read (and dropped) before the 413 goes out. Reading it to its
+ * end lets the client, still sending, read the answer: a socket closed on unread bytes is reset,
+ * and the client sees ECONNRESET instead of the 413. Past this the connection is closed anyway.
+ */
+const MAX_DRAIN = 64 * 1024 * 1024;
 
-/** Reads the raw body (parsed later, once the route is known: an unknown path is 404, not 400). */
+const tooLarge = () => new ApiFailure(413, 'payload_too_large', `request body is larger than 1 MiB (${MAX_BODY} bytes)`);
+
+/**
+ * Reads the raw body (parsed later, once the route is known: an unknown path is 404, not 400).
+ * A body over 1 MiB is read to its end without being kept, then refused with 413 and the envelope.
+ */
 export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new ApiFailure(413, 'payload_too_large', 'request body is larger than 1 MiB'));
+      if (size > MAX_DRAIN) {
         req.destroy();
+        reject(tooLarge());
         return;
       }
-      chunks.push(c);
+      if (size <= MAX_BODY) chunks.push(c);
+      else chunks.length = 0;
     });
     req.on('error', reject);
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => (size > MAX_BODY ? reject(tooLarge()) : resolve(Buffer.concat(chunks).toString('utf8'))));
   });
 }
 

@@ -81,7 +81,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     world,
     state: () => dumpState(world).body as Record<string, unknown>,
     faults(f) {
-      pipeline.faults.current = parseFaults(f as unknown as Record<string, unknown>, pipeline.faults.current);
+      pipeline.faults.current = parseFaults(f as unknown as Record<string, unknown>, pipeline.faults.current, pipeline.faultOps);
       return pipeline.faults.current;
     },
     advance(seconds) {

@@ -2,7 +2,10 @@
 // `op` of the route table); openapi.ts turns it into the OpenAPI description.
 import { LATEST_MS } from './clock.js';
 import { eventData, listOf, ref, s } from './openapi-schemas.js';
+import { faultOps } from './faults.js';
 import { RESTORE_EVENTS } from './routes/control.js';
+import { apiRoutes } from './routes/index.js';
+import { triggerBodySchema } from './trigger-fields.js';
 import { DESCRIPTION_MAX, EXPIRING_WITHIN_HOURS_MAX, PAGE_MAX, WEBHOOK_URL_PATTERNS } from './validate.js';
 import { MAX_BALANCE_USD } from './world.js';
 
@@ -36,6 +39,8 @@ function allowedIpsExactlyForNoAuth(field: string, refusedOtherwise: boolean): S
   };
 }
 
+const FAULTS_SCHEMA_REF = ref('Faults');
+
 const q = (name: string, schema: Schema, description: string): [string, Schema, string] => [name, schema, description];
 
 export const DOCS: Record<string, OpDoc> = {
@@ -65,7 +70,7 @@ export const DOCS: Record<string, OpDoc> = {
   listPools: {
     tag: 'catalogue',
     summary: 'Pools, sorted by poolId (Pro tier)',
-    query: ['provider', 'country', 'state', 'rotation'].map((n) => q(n, s.str(), `exact ${n}, case-insensitive`)),
+    query: ['provider', 'country', 'state', 'rotation'].map((n) => q(n, s.str({ minLength: 1 }), `exact ${n}, case-insensitive`)),
     ok: [200, listOf(ref('PoolWithPrices'), { prices: ref('Prices') })],
   },
   getPool: { tag: 'catalogue', summary: 'One pool with its prices', ok: [200, ref('PoolWithPrices')], errors: [404] },
@@ -74,7 +79,7 @@ export const DOCS: Record<string, OpDoc> = {
   listStates: {
     tag: 'catalogue',
     summary: 'States with pool counts',
-    query: [q('country', s.str(), 'ISO country code')],
+    query: [q('country', s.str({ minLength: 1 }), 'ISO country code')],
     ok: [200, listOf(ref('StateEntry'))],
   },
   listUnits: {
@@ -83,7 +88,7 @@ export const DOCS: Record<string, OpDoc> = {
     query: [
       q('includeExpired', s.bool(), 'true adds expired units'),
       q('status', s.str({ enum: ['ACTIVE', 'EXPIRED', 'RELEASED'] }), 'exact filter'),
-      q('poolId', s.str(), 'only units of this pool'),
+      q('poolId', s.str({ minLength: 1 }), 'only units of this pool'),
       q('expiringWithinHours', s.int({ minimum: 1, maximum: EXPIRING_WITHIN_HOURS_MAX }), 'only units expiring within N hours'),
       q('page', s.int({ minimum: 1, maximum: PAGE_MAX, default: 1 }), '1-based page'),
       q('pageSize', s.int({ minimum: 1, maximum: 200, default: 50 }), 'items per page'),
@@ -245,7 +250,7 @@ export const DOCS: Record<string, OpDoc> = {
       q('page', s.int({ minimum: 1, maximum: PAGE_MAX, default: 1 }), '1-based page'),
       q('pageSize', s.int({ minimum: 1, maximum: 100, default: 25 }), 'items per page'),
       q('status', s.str({ enum: ['PENDING', 'DELIVERED', 'FAILED'] }), 'exact filter'),
-      q('event', s.str(), 'event name, e.g. unit.created'),
+      q('event', s.str({ minLength: 1 }), 'event name, e.g. unit.created'),
     ],
     ok: [200, listOf(ref('Delivery'), { pagination: ref('DeliveryPagination') })],
     errors: [400],
@@ -259,18 +264,32 @@ export const DOCS: Record<string, OpDoc> = {
   sandboxTrigger: {
     tag: 'sandbox',
     summary: 'Fire an event (operator events included) through the delivery pipeline',
-    body: s.obj(
+    description:
+      'Each event takes its own fields (one body schema per event, no other field): a field of another event, a null or a value of the wrong type is refused with 400. unit.up and server.up are sandbox actions that deliver nothing.',
+    body: triggerBodySchema(),
+    ok: [
+      202,
       {
-        event: s.str({ enum: [...Object.keys(eventData), ...RESTORE_EVENTS] }),
-        proxyRef: s.str(),
-        poolId: s.str(),
-        reason: s.str(),
-        kind: s.str({ enum: ['throttle', 'delete'] }),
-        newIp: s.str(),
+        oneOf: Object.entries({
+          ...eventData,
+          'unit.up': s.obj({ proxyRef: s.str() }),
+          'server.up': s.obj({ poolCode: s.str(), affectedUnits: { type: 'array', items: ref('AffectedUnit') } }),
+        }).map(([event, data]) =>
+          s.obj({
+            event: s.str({ const: event }),
+            data: {
+              ...data,
+              description: `the data ${(RESTORE_EVENTS as readonly string[]).includes(event) ? 'of the action' : 'as delivered'}`,
+            },
+            deliveries: {
+              type: 'array',
+              items: ref('Delivery'),
+              description: 'empty when no webhook is enabled, and for unit.up/server.up',
+            },
+          }),
+        ),
       },
-      ['event'],
-    ),
-    ok: [202, s.obj({ event: s.str(), data: s.obj({}, []), deliveries: { type: 'array', items: ref('Delivery') } })],
+    ],
     errors: [400, 404],
   },
   sandboxAdvance: {
@@ -295,16 +314,52 @@ export const DOCS: Record<string, OpDoc> = {
       200,
       s.obj(
         {
-          now: s.dateTime(),
+          now: s.dateTime({ description: 'sandbox time; it stops at 9999-12-31T23:59:59.999Z' }),
           balanceUsd: s.num(),
-          units: { type: 'array', items: s.obj({}, []) },
-          deliveries: { type: 'array', items: s.obj({}, []) },
-          idempotency: s.int(),
+          discountPercent: s.num(),
+          proxyUsername: s.nullable('string'),
+          units: {
+            type: 'array',
+            items: {
+              allOf: [
+                ref('Unit'),
+                s.obj({
+                  pricePaid: s.num({ description: 'what its purchase debited' }),
+                  releasedAt: s.nullable('string', { format: 'date-time' }),
+                }),
+              ],
+            },
+            description: 'every unit, released and expired included',
+          },
+          deliveries: {
+            type: 'array',
+            items: { allOf: [ref('Delivery'), s.obj({ payload: s.str({ description: 'the raw JSON body every attempt sends' }) })] },
+            description: 'newest first',
+          },
+          idempotency: s.int({ minimum: 0, description: 'idempotency keys remembered' }),
+          inFlightPurchases: s.int({ minimum: 0, description: 'purchases between their debit and their outcome' }),
           webhook: ref('WebhookConfig'),
         },
-        ['now', 'balanceUsd', 'units', 'deliveries', 'idempotency', 'webhook'],
+        undefined,
+        { additionalProperties: false },
       ),
     ],
+  },
+  sandboxGetFaults: { tag: 'sandbox', summary: 'Faults armed', ok: [200, FAULTS_SCHEMA_REF] },
+  sandboxSetFaults: {
+    tag: 'sandbox',
+    summary:
+      'Arm faults: failNext answers the next N matching API requests with an error before doing anything; dropAfterCommit commits the next N matching operations and closes the socket without answering',
+    description:
+      'An op that names no API operation is refused with 400 (it would never fire). Merged into what is armed; null disarms one.',
+    body: FAULTS_SCHEMA_REF,
+    ok: [200, FAULTS_SCHEMA_REF],
+    errors: [400],
+  },
+  sandboxClearFaults: {
+    tag: 'sandbox',
+    summary: 'Disarm all faults',
+    ok: [200, s.obj({}, [], { additionalProperties: false, description: 'nothing is armed' })],
   },
   sandboxSetBalance: {
     tag: 'sandbox',
@@ -315,20 +370,42 @@ export const DOCS: Record<string, OpDoc> = {
   },
 };
 
+/** The names a fault's op may take (the same for --alt-paths: only paths move). */
+const FAULT_OPS = faultOps(apiRoutes(false).map((r) => r.op));
+
+const faultOp = s.str({
+  enum: FAULT_OPS,
+  description: 'operationId or short name (create, extend, …); absent or null = any API operation',
+});
+
 export const FAULTS_SCHEMA = s.obj(
   {
-    failNext: s.obj(
-      {
-        op: s.str({ description: 'operationId or short name (create, extend, …); absent = any' }),
-        status: s.int({ minimum: 400, maximum: 599 }),
-        count: s.int({ minimum: 0 }),
-        code: s.str(),
-      },
-      ['status'],
-    ),
-    dropAfterCommit: s.obj({ op: s.str(), count: s.int({ minimum: 0 }) }, []),
+    failNext: {
+      oneOf: [
+        s.obj(
+          {
+            op: { oneOf: [faultOp, { type: 'null' }] },
+            status: s.int({ minimum: 400, maximum: 599 }),
+            count: s.int({ minimum: 0, default: 1 }),
+            code: s.str({ description: 'the error code (default by status: rate_limited, internal_error, …, injected_fault)' }),
+          },
+          ['status'],
+          { additionalProperties: false },
+        ),
+        { type: 'null', description: 'disarms it (in a POST)' },
+      ],
+    },
+    dropAfterCommit: {
+      oneOf: [
+        s.obj({ op: { oneOf: [faultOp, { type: 'null' }] }, count: s.int({ minimum: 0, default: 1 }) }, [], {
+          additionalProperties: false,
+        }),
+        { type: 'null', description: 'disarms it (in a POST)' },
+      ],
+    },
   },
   [],
+  { additionalProperties: false },
 );
 
 export const ERROR_TEXT: Record<number, string> = {
@@ -338,7 +415,10 @@ export const ERROR_TEXT: Record<number, string> = {
   403: 'Reseller mode disabled (reseller_disabled)',
   404: 'Not found (unit_not_found, pool_not_found, pool_not_available, not_found)',
   405: 'Method not allowed on this path (method_not_allowed); the Allow header lists the methods it serves',
+  408: 'The request was not received in time (request_timeout); the connection is closed',
   409: 'Conflict (protocol_unchanged, idempotency_in_flight, webhook_not_configured)',
+  413: 'The request body is larger than 1 MiB (payload_too_large); nothing ran',
   429: 'Rate budget exhausted (rate_limited); wait Retry-After seconds',
+  431: 'The request headers are too large (headers_too_large); the connection is closed',
   503: 'Upstream provisioning failed; the debit was refunded (upstream_unreachable)',
 };

@@ -11,7 +11,14 @@ const COMMON_HEADERS = ['X-Request-Id', 'X-API-Version', 'X-RateLimit-Limit', 'X
 const headerRefs = (extra: string[] = []) =>
   Object.fromEntries([...COMMON_HEADERS, ...extra].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
 
-function operation(op: string, params: string[], control: boolean): Schema {
+/**
+ * Answers any operation can get before its handler runs: 405 (with Allow) for a method the path
+ * does not serve, 408 and 431 from the HTTP parser, and 413 for a body over 1 MiB (a GET's body
+ * is never read).
+ */
+const transportErrors = (method: string) => [405, 408, 431, ...(method === 'GET' ? [] : [413])];
+
+function operation(op: string, params: string[], control: boolean, method: string): Schema {
   const d = DOCS[op];
   if (!d) throw new Error(`openapi: no documentation for operation ${op}`);
   const parameters = [
@@ -19,7 +26,7 @@ function operation(op: string, params: string[], control: boolean): Schema {
     ...(d.query ?? []).map(([name, schema, description]) => ({ name, in: 'query', required: false, schema, description })),
     ...(d.headers ?? []).map(([name, schema, description]) => ({ name, in: 'header', required: false, schema, description })),
   ];
-  const errors = [...new Set([...(d.errors ?? []), 401, ...(control ? [] : [403, 429])])].sort();
+  const errors = [...new Set([...(d.errors ?? []), 401, ...(control ? [] : [403, 429]), ...transportErrors(method)])].sort();
   return {
     operationId: op,
     summary: d.summary,
@@ -33,6 +40,13 @@ function operation(op: string, params: string[], control: boolean): Schema {
     },
   };
 }
+
+/** The fault routes, served by the pipeline itself (server.ts) beside the control routes. */
+const FAULT_ROUTES = [
+  { method: 'GET', path: '/faults', op: 'sandboxGetFaults' },
+  { method: 'POST', path: '/faults', op: 'sandboxSetFaults' },
+  { method: 'DELETE', path: '/faults', op: 'sandboxClearFaults' },
+];
 
 /** What the sandbox tells clients about its proxies, in `info["x-proxyctl-sandbox"]`. */
 export interface SandboxProxyInfo {
@@ -60,43 +74,11 @@ export function buildOpenApi(
       const full = prefix + r.path;
       const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       paths[full] ??= {};
-      paths[full][r.method.toLowerCase()] = operation(r.op, params, control);
+      paths[full][r.method.toLowerCase()] = operation(r.op, params, control, r.method);
     }
   };
   add(API_PREFIX, apiRoutes(altPaths), false);
-  add('/_sandbox', controlRoutes(), true);
-  paths['/_sandbox/faults'] = {
-    get: {
-      operationId: 'sandboxGetFaults',
-      tags: ['sandbox'],
-      summary: 'Faults armed',
-      responses: {
-        '200': { description: 'Faults', content: { 'application/json': { schema: FAULTS_SCHEMA } } },
-        '401': { $ref: '#/components/responses/E401' },
-      },
-    },
-    post: {
-      operationId: 'sandboxSetFaults',
-      tags: ['sandbox'],
-      summary:
-        'Arm faults: failNext answers the next N matching API requests with an error before doing anything; dropAfterCommit commits the next N matching operations and closes the socket without answering',
-      requestBody: { required: true, content: { 'application/json': { schema: FAULTS_SCHEMA } } },
-      responses: {
-        '200': { description: 'Faults now armed', content: { 'application/json': { schema: FAULTS_SCHEMA } } },
-        '400': { $ref: '#/components/responses/E400' },
-        '401': { $ref: '#/components/responses/E401' },
-      },
-    },
-    delete: {
-      operationId: 'sandboxClearFaults',
-      tags: ['sandbox'],
-      summary: 'Disarm all faults',
-      responses: {
-        '200': { description: 'Cleared', content: { 'application/json': { schema: s.obj({}, []) } } },
-        '401': { $ref: '#/components/responses/E401' },
-      },
-    },
-  };
+  add('/_sandbox', [...controlRoutes(), ...FAULT_ROUTES], true);
   paths[`${API_PREFIX}/openapi.json`] = {
     get: {
       operationId: 'getOpenApi',
@@ -106,6 +88,8 @@ export function buildOpenApi(
       responses: {
         '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: s.obj({}, []) } } },
         '405': { $ref: '#/components/responses/E405' },
+        '408': { $ref: '#/components/responses/E408' },
+        '431': { $ref: '#/components/responses/E431' },
       },
     },
   };
@@ -185,7 +169,7 @@ export function buildOpenApi(
     webhooks,
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
-      schemas,
+      schemas: { ...schemas, Faults: FAULTS_SCHEMA },
       headers: {
         'X-Request-Id': headerDoc('unique per request; equals error.requestId', s.str()),
         'X-API-Version': headerDoc('API version', s.str()),
@@ -193,6 +177,7 @@ export function buildOpenApi(
         'X-RateLimit-Remaining': headerDoc('requests left in the window', s.int()),
         'X-RateLimit-Reset': headerDoc('unix seconds when the window resets', s.int()),
         'Retry-After': headerDoc('seconds to wait (429 only)', s.int()),
+        Allow: headerDoc('the methods this path serves (405 only)', s.str()),
         'Idempotent-Replayed': headerDoc(
           'true on an answer replayed for an Idempotency-Key that already ran (a 201, or a refunded 503 upstream_unreachable)',
           s.str({ const: 'true' }),
@@ -203,7 +188,7 @@ export function buildOpenApi(
           `E${st}`,
           {
             description,
-            headers: headerRefs(st === '429' ? ['Retry-After'] : []),
+            headers: headerRefs(st === '429' ? ['Retry-After'] : st === '405' ? ['Allow'] : []),
             content: { 'application/json': { schema: ref('Error') } },
           },
         ]),

@@ -3,7 +3,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { defaultFaultCode, opMatches, parseFaults, type Faults } from './faults.js';
+import { defaultFaultCode, faultOps, opMatches, parseFaults, type Faults } from './faults.js';
 import {
   API_PREFIX,
   API_VERSION,
@@ -29,6 +29,8 @@ const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 export class RequestPipeline {
   readonly faults: { current: Faults } = { current: {} };
+  /** The names a fault's op may take: the API's operations (faults apply to the API only) and their short names. */
+  readonly faultOps: string[];
   private readonly api: Router;
   private readonly control: Router;
   private readonly general: RateLimiter;
@@ -38,7 +40,9 @@ export class RequestPipeline {
   private openapiText: string | undefined;
 
   constructor(private readonly w: World) {
-    this.api = new Router(API_PREFIX, apiRoutes(w.o.altPaths));
+    const routes = apiRoutes(w.o.altPaths);
+    this.api = new Router(API_PREFIX, routes);
+    this.faultOps = faultOps(routes.map((r) => r.op));
     const faultRoutes: Route[] = [
       { method: 'GET', path: '/faults', op: 'sandboxGetFaults', handler: () => ({ status: 200, body: this.faults.current }) },
       { method: 'POST', path: '/faults', op: 'sandboxSetFaults', handler: (_w, req) => this.setFaults(req) },
@@ -59,7 +63,7 @@ export class RequestPipeline {
   }
 
   private setFaults(req: ApiRequest): Reply {
-    this.faults.current = parseFaults(bodyObject(req.body, true), this.faults.current);
+    this.faults.current = parseFaults(bodyObject(req.body, true), this.faults.current, this.faultOps);
     return { status: 200, body: this.faults.current };
   }
 

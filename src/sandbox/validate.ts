@@ -78,9 +78,21 @@ export function parseDescription(v: unknown): string {
   return v;
 }
 
-export function queryInt(q: URLSearchParams, name: string, dflt: number, min: number, max: number): number {
+/**
+ * A query parameter's value, or undefined when it is absent. A parameter given with no value
+ * (`?pageSize=`) is not absent: every parameter's schema says what a value must be, and an empty
+ * one is none of them, so it is refused with 400 (naming the parameter), never read as the default.
+ */
+export function queryValue(q: URLSearchParams, name: string): string | undefined {
   const raw = q.get(name);
-  if (raw === null || raw === '') return dflt;
+  if (raw === null) return undefined;
+  if (raw === '') throw badRequest(`${name} has no value: give one, or leave the parameter out`);
+  return raw;
+}
+
+export function queryInt(q: URLSearchParams, name: string, dflt: number, min: number, max: number): number {
+  const raw = queryValue(q, name);
+  if (raw === undefined) return dflt;
   if (!/^-?\d+$/.test(raw)) throw badRequest(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
   const n = Number(raw);
   if (n < min || n > max) throw badRequest(`${name} must be an integer between ${min} and ${max}, got ${n}`);
@@ -88,15 +100,15 @@ export function queryInt(q: URLSearchParams, name: string, dflt: number, min: nu
 }
 
 export function queryBool(q: URLSearchParams, name: string): boolean {
-  const raw = q.get(name);
-  if (raw === null || raw === '' || raw === 'false' || raw === '0') return false;
+  const raw = queryValue(q, name);
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw badRequest(`${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
 export function queryEnum<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
-  const raw = q.get(name);
-  if (raw === null || raw === '') return undefined;
+  const raw = queryValue(q, name);
+  if (raw === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(raw))
     throw badRequest(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
   return raw as T;

@@ -187,7 +187,7 @@ export class Deliverer {
       this.finish(d, 'FAILED', null, d.lastError);
       return;
     }
-    d.nextAttemptAt = this.clock.now() + RETRY_DELAYS_SECONDS[d.attempts - 1]! * 1000;
+    d.nextAttemptAt = this.clock.atMost(this.clock.now() + RETRY_DELAYS_SECONDS[d.attempts - 1]! * 1000);
     this.persist();
     this.schedule(d);
   }

@@ -1,7 +1,7 @@
 // The sandbox's shared pieces, resolved once at start: options, clock, catalogue, state, the
 // webhook deliverer, and the money operations every purchase goes through.
 import { buildCatalogue, discountedPrices, type PoolRecord, type Prices } from './catalogue.js';
-import { Clock } from './clock.js';
+import { Clock, MAX_TIME_SCALE } from './clock.js';
 import { initialState, loadState, saveState, type SandboxState } from './state.js';
 import { Deliverer } from './webhooks.js';
 import { DEFAULT_MAX_PROXIES, isLoopbackIp, loopbackHost, type Proxies } from './proxies/addresses.js';
@@ -103,7 +103,7 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
   if (!(r.discountPercent >= 0 && r.discountPercent < 100)) throw bad('discountPercent must be in [0, 100)');
   if (!(r.rateLimit >= 1) || !(r.uptimeRateLimit >= 1)) throw bad('rate limits must be >= 1');
   if (!(r.rateWindowSeconds > 0)) throw bad('rateWindowSeconds must be > 0');
-  if (!(r.timeScale > 0)) throw bad('timeScale must be > 0');
+  if (!(r.timeScale > 0 && r.timeScale <= MAX_TIME_SCALE)) throw bad(`timeScale must be > 0 and at most ${MAX_TIME_SCALE}`);
   if (!(r.failureRate >= 0 && r.failureRate <= 1)) throw bad('failureRate must be in [0, 1]');
   if (!(Number.isInteger(r.maxProxies) && r.maxProxies >= 0)) throw bad('maxProxies must be an integer >= 0');
   return r;

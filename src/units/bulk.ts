@@ -42,6 +42,8 @@ export interface BulkOptions<T> {
   stop?: AbortSignal;
   /** Told when the run starts, as each item is done or failed, and when it is over (e.g. progressRenderer). */
   onEvent?: (e: ProgressEvent) => void;
+  /** Given each success's value as it is done (before the batch ends): output that streams, such as -o conn lines. */
+  onSuccess?: (value: unknown, index: number) => void;
 }
 
 export async function runBulk<T, R>(
@@ -77,6 +79,7 @@ export async function runBulk<T, R>(
       results[index] = outcome;
       done += 1;
       if (outcome.ok) {
+        opts.onSuccess?.(outcome.value, index);
         emit({ type: 'done', what: opts.describe ? opts.describe(outcome.value) : label, done, failed, total });
       } else {
         failed += 1;

@@ -71,6 +71,7 @@ export async function cheapestPoolAt(
   throw new ApiError(
     {
       status: 404,
+      answered: false,
       code: 'no_pool_matches',
       message: `${miss?.message ?? `no available pool ${describePlace(place)}`}; nothing was bought`,
     },

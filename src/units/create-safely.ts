@@ -307,6 +307,8 @@ export interface BatchOptions {
   describe?: BulkOptions<number>['describe'];
   /** Told of each unit bought, before its purchase record is saved (the CLI's `inFlight.bought`). */
   onBought?: (proxyRef: string) => void;
+  /** Given each unit as its item is done (bought, or replayed by the key), with its description written. */
+  onUnit?: (unit: Unit) => void;
   /** Written on each unit right after its purchase (`--description`, `--customer`), and again on a re-run. */
   description?: string | undefined;
   /** Where each debit is entered, at `priceUsd` a unit (the quote's). */
@@ -356,6 +358,7 @@ export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOpti
       stop: breaker.signal,
       ...(o.describe ? { describe: o.describe } : {}),
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      ...(o.onUnit ? { onSuccess: (v: unknown) => o.onUnit?.(v as Unit) } : {}),
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     },
     async (i) => {

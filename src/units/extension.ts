@@ -94,7 +94,9 @@ async function poolsFor(run: PayingRun, input: ExtensionInput): Promise<Readonly
 
 /**
  * --fit: the units the least of --max-spend, max-spend-per-run and what the daily budget has left
- * pays for at today's price, soonest-expiring first (in the order given when expiries are not known).
+ * pays for at today's price, soonest-expiring first. Units named by ref come without their expiry:
+ * when some must be left out, each is read first (GET), so the ones kept are the soonest-expiring
+ * as promised and said, not the first typed.
  */
 async function fitExtension(run: PayingRun, input: ExtensionInput, prices: shapes.Prices): Promise<Fit> {
   const unitPrice = priceFor(prices, input.period, 'an extension');
@@ -108,8 +110,13 @@ async function fitExtension(run: PayingRun, input: ExtensionInput, prices: shape
     bounds.push({ usd: left, says: `the daily budget (${money(left)} left of max-spend-per-day ${money(policy.maxSpendPerDay)})` });
   const bound = bounds.reduce((a, b) => (cents(b.usd) < cents(a.usd) ? b : a));
   const affordable = unitPrice > 0 ? Math.floor(cents(bound.usd) / cents(unitPrice)) : input.refs.length;
-  const when = (r: string) => Date.parse(input.expiries?.get(r) ?? '') || Number.POSITIVE_INFINITY;
-  const order = input.expiries ? [...input.refs].sort((a, b) => when(a) - when(b)) : [...input.refs];
+  const expiries =
+    input.expiries ??
+    (affordable < input.refs.length
+      ? new Map(await Promise.all(input.refs.map(async (r) => [r, (await getUnit(run.api, r)).expiresAt] as const)))
+      : undefined);
+  const when = (r: string) => Date.parse(expiries?.get(r) ?? '') || Number.POSITIVE_INFINITY;
+  const order = expiries ? [...input.refs].sort((a, b) => when(a) - when(b)) : [...input.refs];
   const fit = { refs: order.slice(0, affordable), left: order.slice(affordable), unitPrice, bound: bound.says, boundUsd: bound.usd };
   if (fit.refs.length === 0)
     throw new UsageError(`${bound.says} does not pay for one ${input.period} extension (${money(unitPrice)}); nothing was extended`, {

@@ -23,6 +23,7 @@ export function stopFailingPools(pools: ReadonlyMap<string, string> | undefined,
       throw new ApiError(
         {
           status: 503,
+          answered: false,
           code: 'pool_failing_upstream',
           message: `${ref} was not tried: pool ${pool} is failing upstream (${breaker.refunded} refunded 503s); nothing charged`,
         },

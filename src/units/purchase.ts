@@ -11,6 +11,7 @@ import type { BulkOptions } from './bulk.js';
 import { settleCharge, type Charge } from './charge.js';
 import { createBatch, type Batch } from './create-safely.js';
 import type { CreateInput } from './create-input.js';
+import type { Unit } from './types.js';
 import { newBaseKey } from './idempotency.js';
 import { assertAffordable, planPurchase, type PurchasePlan } from './quote.js';
 
@@ -40,6 +41,8 @@ export interface PurchaseSteps {
   onEvent?: BulkOptions<number>['onEvent'];
   describe?: BulkOptions<number>['describe'];
   onBought?: ((proxyRef: string, baseKey: string) => void) | undefined;
+  /** Given each unit as its item is done (bought or replayed), before the batch ends. */
+  onUnit?: ((unit: Unit) => void) | undefined;
   concurrency?: number | undefined;
 }
 
@@ -96,6 +99,7 @@ export async function purchase(run: PayingRun, input: CreateInput, steps: Purcha
       ...(steps.describe ? { describe: steps.describe } : {}),
       ...(steps.onEvent ? { onEvent: steps.onEvent } : {}),
       ...(steps.onBought ? { onBought: (ref: string) => steps.onBought?.(ref, baseKey) } : {}),
+      ...(steps.onUnit ? { onUnit: steps.onUnit } : {}),
       ...(steps.concurrency ? { concurrency: steps.concurrency } : {}),
     });
   });

@@ -39,7 +39,7 @@ export async function quoteExtension(api: ApiClient, period: string, count: numb
 export function priceFor(prices: Prices | undefined, period: string, what: string): number {
   const p = prices?.[period];
   if (typeof p !== 'number' || !Number.isFinite(p)) {
-    throw new ApiError({ status: 404, code: 'price_unknown', message: `the server lists no ${period} price for ${what}` });
+    throw new ApiError({ status: 404, answered: false, code: 'price_unknown', message: `the server lists no ${period} price for ${what}` });
   }
   return p;
 }
@@ -50,6 +50,7 @@ export function assertAffordable(q: Quote, what: string): void {
   throw new ApiError(
     {
       status: 402,
+      answered: false,
       code: 'insufficient_balance',
       message: `${what} costs ${money(q.total)} but the balance is ${money(q.balanceUsd)}: ${money(missing)} missing; nothing was bought`,
       required: q.total,
@@ -71,7 +72,7 @@ export async function availablePool(api: ApiClient, poolId: string): Promise<Poo
   );
   if (pool.available === false) {
     throw new ApiError(
-      { status: 404, code: 'pool_not_available', message: `pool ${poolId} is not available right now` },
+      { status: 404, answered: false, code: 'pool_not_available', message: `pool ${poolId} is not available right now` },
       'pick another pool: proxyctl pools --country …',
     );
   }

@@ -108,7 +108,8 @@ export const unitView: View<Unit> = { columns: UNIT_COLUMNS, fields: UNIT_FIELDS
  * `units list` drawn on a terminal: the provider beside the pool, and beside the time left when
  * each unit expires, in local time or (`utc`) in UTC. Only for people: piped rows keep unitView's
  * columns, and json, jsonl and csv the API's ISO 8601 UTC. On a narrow terminal these two go first:
- * the pool names its provider, and the time left says most of what the expiry does.
+ * the pool names its provider, and the time left says most of what the expiry does; but with --utc
+ * the UTC expiry is what was asked for, so it stays and the time left goes in its place.
  */
 export function unitTerminalView(utc: boolean): View<Unit> {
   const provider: Column<Unit> = { header: 'provider', value: (u) => u.provider, priority: 6 };
@@ -116,13 +117,14 @@ export function unitTerminalView(utc: boolean): View<Unit> {
     header: utc ? 'expires (UTC)' : 'expires',
     value: (u) => u.expiresAt,
     format: (u, p) => (ended(u) === undefined ? clockTime(u.expiresAt, utc, Date.now()) : p.dim(clockTime(u.expiresAt, utc, Date.now()))),
-    priority: 5,
+    priority: utc ? 1 : 5,
   };
   const after = (header: string) => UNIT_COLUMNS.findIndex((c) => c.header === header) + 1;
   const [pool, left] = [after('pool'), after('time left')];
+  const base = utc ? UNIT_COLUMNS.map((c) => (c.header === 'time left' ? { ...c, priority: 5 } : c)) : UNIT_COLUMNS;
   return {
     ...unitView,
-    columns: [...UNIT_COLUMNS.slice(0, pool), provider, ...UNIT_COLUMNS.slice(pool, left), expires, ...UNIT_COLUMNS.slice(left)],
+    columns: [...base.slice(0, pool), provider, ...base.slice(pool, left), expires, ...base.slice(left)],
   };
 }
 export const unitDetailView: View<Unit> = { columns: UNIT_DETAIL, fields: UNIT_FIELDS, conn: (u) => connString(u) };

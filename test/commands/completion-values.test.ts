@@ -133,8 +133,8 @@ describe('proxyctl __complete: values the account’s commands left in the cache
     for (const s of Object.values(data.scopes)) for (const k of Object.values(s.kinds)) k.at -= 12 * 3600 * 1000;
     writeFileSync(cacheFile(kit), JSON.stringify(data));
     expect((await complete('pools', '--country', '')).values).toEqual([]);
-    // A file grown past 1 MB is not read at all.
-    writeFileSync(cacheFile(kit), `${' '.repeat(1024 * 1024)}${text}`);
+    // A file grown past 8 MB is not read at all.
+    writeFileSync(cacheFile(kit), `${' '.repeat(8 * 1024 * 1024)}${text}`);
     expect(await complete('pools', '--country', '')).toMatchObject({ values: [], directive: ':4' });
   });
 });

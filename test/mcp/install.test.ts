@@ -1,7 +1,10 @@
 // `proxyctl mcp install` in a temporary HOME: each client's user file gets a proxyctl entry that
 // names the profile (never the key), its other servers and settings are kept, --dry-run writes
 // nothing, a file it cannot read is refused untouched, and the entry written starts a server an
-// MCP client can use with nothing but that profile.
+// MCP client can use with nothing but that profile: proxyctl's config dir (PROXYCTL_CONFIG_DIR, as
+// these tests set it) goes in the entry's env, since the client starts it with its own environment.
+// A VS Code mcp.json with comments and trailing commas (which VS Code accepts) is edited in place,
+// its comments kept.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -49,6 +52,7 @@ describe('proxyctl mcp install', () => {
       server: 'proxyctl',
       command: 'proxyctl',
       args: ['--profile', 'sandbox', 'mcp', '--allow-spend', '--budget', '50'],
+      env: { PROXYCTL_CONFIG_DIR: home.configDir },
       replaces: false,
       keeps: ['other'],
       dryRun: false,
@@ -59,7 +63,12 @@ describe('proxyctl mcp install', () => {
       projects: { '/w': { mcpServers: { p: { command: 'p' } } } },
       mcpServers: {
         other: { command: 'x' },
-        proxyctl: { type: 'stdio', command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp', '--allow-spend', '--budget', '50'] },
+        proxyctl: {
+          type: 'stdio',
+          command: 'proxyctl',
+          args: ['--profile', 'sandbox', 'mcp', '--allow-spend', '--budget', '50'],
+          env: { PROXYCTL_CONFIG_DIR: home.configDir },
+        },
       },
     });
     expect(readFileSync(path, 'utf8')).not.toContain(kit.sb.apiKey);
@@ -69,7 +78,7 @@ describe('proxyctl mcp install', () => {
     expect(JSON.parse(String(again.stdout))).toMatchObject({ replaces: true, keeps: ['other'] });
     expect(json(path).mcpServers).toEqual({
       other: { command: 'x' },
-      proxyctl: { type: 'stdio', command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp'] },
+      proxyctl: { type: 'stdio', command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp'], env: { PROXYCTL_CONFIG_DIR: home.configDir } },
     });
   });
 
@@ -83,17 +92,18 @@ describe('proxyctl mcp install', () => {
   });
 
   it('cursor, claude-desktop and vscode: each in its own file and key', async () => {
+    const env = { PROXYCTL_CONFIG_DIR: home.configDir };
     for (const [client, path, entry] of [
-      ['cursor', file('.cursor', 'mcp.json'), ['mcpServers', { command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp'] }]],
+      ['cursor', file('.cursor', 'mcp.json'), ['mcpServers', { command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp'], env }]],
       [
         'claude-desktop',
         join(home.env.XDG_CONFIG_HOME!, 'Claude', 'claude_desktop_config.json'),
-        ['mcpServers', { command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp'] }],
+        ['mcpServers', { command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp'], env }],
       ],
       [
         'vscode',
         join(home.env.XDG_CONFIG_HOME!, 'Code', 'User', 'mcp.json'),
-        ['servers', { type: 'stdio', command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp'] }],
+        ['servers', { type: 'stdio', command: 'proxyctl', args: ['--profile', 'sandbox', 'mcp'], env }],
       ],
     ] as const) {
       const r = await install(['--client', client]);
@@ -136,6 +146,7 @@ describe('proxyctl mcp install', () => {
         '[mcp_servers.proxyctl]',
         'command = "proxyctl"',
         'args = ["--profile", "sandbox", "mcp", "--read-only"]',
+        `env = { "PROXYCTL_CONFIG_DIR" = ${JSON.stringify(home.configDir)} }`,
         '',
         '[profiles.fast]',
         'model = "o4-mini"',
@@ -157,6 +168,13 @@ describe('proxyctl mcp install', () => {
     expect(String(r.stderr)).toContain("unknown option '--allow-everything'");
     r = await install(['--client', 'claude-code', '--', '--budget', 'lots']);
     expect(r.exitCode).toBe(2);
+    // Commander's suggestion goes to the hint line, never as a literal "\n" in the error line.
+    r = await install(['--client', 'claude-code', '--', '--budge', '5']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).not.toContain('\\n');
+    expect(String(r.stderr)).toContain(
+      "after --, give the flags of proxyctl mcp: unknown option '--budge' (code usage_error)\nDid you mean --budget? e.g.",
+    );
 
     r = await proxyctl(['--profile', 'nobody', 'mcp', 'install', '--client', 'claude-code'], { home });
     expect(r.exitCode).toBe(3);
@@ -165,6 +183,7 @@ describe('proxyctl mcp install', () => {
       type: 'stdio',
       command: 'proxyctl',
       args: ['--profile', 'sandbox', 'mcp'],
+      env: { PROXYCTL_CONFIG_DIR: home.configDir },
     });
   });
 
@@ -174,9 +193,13 @@ describe('proxyctl mcp install', () => {
     const entry = json(join(home.env.XDG_CONFIG_HOME!, 'Claude', 'claude_desktop_config.json')).mcpServers!.proxyctl as {
       command: string;
       args: string[];
+      env: Record<string, string>;
     };
+    // The client's own environment (no PROXYCTL_CONFIG_DIR of the shell that installed it), then the entry's env, as clients do.
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...process.env, ...cleanEnv(home.env) })) if (v !== undefined) env[k] = v;
+    const { PROXYCTL_CONFIG_DIR: _set, ...clientEnv } = home.env;
+    for (const [k, v] of Object.entries({ ...process.env, ...cleanEnv({ ...clientEnv, PROXYCTL_CONFIG_DIR: undefined }), ...entry.env }))
+      if (v !== undefined) env[k] = v;
     // `proxyctl` on a user's PATH is this binary.
     const client = new Client({ name: 'install-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: NODE, args: [BIN, ...entry.args], env, stderr: 'ignore' }));
@@ -188,5 +211,44 @@ describe('proxyctl mcp install', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('a VS Code mcp.json with comments and trailing commas is edited in place: comments kept, entry added', async () => {
+    const path = join(home.env.XDG_CONFIG_HOME!, 'Code', 'User', 'mcp.json');
+    const original = [
+      '// MCP servers for VS Code',
+      '{',
+      '  "servers": {',
+      '    // the GitHub one, keep it',
+      '    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" },',
+      '  },',
+      '  "inputs": [], // none yet',
+      '}',
+      '',
+    ].join('\n');
+    put(path, original);
+    const r = await install(['--client', 'vscode', '--json']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(JSON.parse(String(r.stdout))).toMatchObject({ replaces: false, keeps: ['github'] });
+    const text = readFileSync(path, 'utf8');
+    for (const kept of ['// MCP servers for VS Code', '// the GitHub one, keep it', '"inputs": [], // none yet'])
+      expect(text, text).toContain(kept);
+    const { parse } = (await import('jsonc-parser')).default;
+    expect(parse(text, [], { allowTrailingComma: true })).toEqual({
+      servers: {
+        github: { type: 'http', url: 'https://api.githubcopilot.com/mcp/' },
+        proxyctl: {
+          type: 'stdio',
+          command: 'proxyctl',
+          args: ['--profile', 'sandbox', 'mcp'],
+          env: { PROXYCTL_CONFIG_DIR: home.configDir },
+        },
+      },
+      inputs: [],
+    });
+    // Run again: the one entry is replaced, the comments still there.
+    const again = await install(['--client', 'vscode', '--json', '--', '--read-only']);
+    expect(JSON.parse(String(again.stdout))).toMatchObject({ replaces: true, keeps: ['github'] });
+    expect(readFileSync(path, 'utf8')).toContain('// the GitHub one, keep it');
   });
 });

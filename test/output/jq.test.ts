@@ -102,13 +102,24 @@ describe('refused before any request (exit 2)', () => {
       [['units', 'list', '-o', 'conn', '--jq', '.'], 'not with -o conn'],
       [['completion', 'bash', '--jq', '.'], '--jq is not available for this command: it prints no JSON'],
       [['config', 'get', 'check-target', '--jq', '.'], '--jq is not available for this command'],
-      [['sandbox', 'state', '--jq', '.'], '--jq is not available for this command'],
     ] as const) {
       const r = await run(...args);
       expect({ args, code: r.code, out: r.out }).toEqual({ args, code: 2, out: '' });
       expect(r.err).toContain(message);
     }
     expect(kit.sb.requestLog().length).toBe(before);
+  });
+});
+
+describe('sandbox state prints JSON, so --jq filters it', () => {
+  it('--jq and -o json work on the state; a format that is not JSON is refused before any request', async () => {
+    const r = await run('sandbox', 'state', '--jq', '.units | length');
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' });
+    expect(Number(r.out.trim())).toBe((await kit.state()).units.length);
+    const whole = await run('sandbox', 'state', '-o', 'json');
+    expect(JSON.parse(whole.out).balanceUsd).toBe((await kit.state()).balanceUsd);
+    const csv = await run('sandbox', 'state', '-o', 'csv');
+    expect([csv.code, csv.out]).toEqual([2, '']);
   });
 });
 

@@ -259,14 +259,15 @@ console.log(JSON.stringify(await extendUnitSafely(client, { ref: ${JSON.stringif
       const good =
         await check(`import { ApiError, createUnitsSafely, extendUnitSafely, ResellerClient, type CreateUnitsResult, type SdkError, type Unit } from 'proxyctl';
 const client = new ResellerClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', timeoutMs: 5000 });
-const result: CreateUnitsResult = await createUnitsSafely(client, { poolId: 'US-1', period: '7d', count: 2, idempotencyKey: 'k' });
+const result: CreateUnitsResult = await createUnitsSafely(client, { poolId: 'US-1', period: '7d', count: 2, idempotencyKey: 'k', description: 'customer=acme' });
+const undescribed: string[] = result.undescribed.map((u) => \`\${u.proxyRef}: \${u.reason}\`);
 const refs: string[] = result.units.map((u: Unit) => u.proxyRef);
 for (const item of result.items) if (!item.ok && item.error instanceof ApiError) console.log(item.error.status);
 // A failed item's error is the SDK's error union: code and message without a cast.
 const failed: SdkError[] = result.items.flatMap((i) => (i.ok ? [] : [i.error]));
 const codes: string[] = failed.map((e) => \`\${e.code}: \${e.message}\`);
 const fromEnv: ResellerClient = ResellerClient.fromEnv({ timeoutMs: 1000, env: { PROXYCTL_API_KEY: 'k', PROXYCTL_BASE_URL: 'http://127.0.0.1:1' } });
-console.log(codes, fromEnv);
+console.log(codes, fromEnv, undescribed);
 const extended: { expiresAt: string; extended: boolean } = await extendUnitSafely(client, { ref: refs[0]!, period: '7d' });
 const balance: number = await client.balance();
 console.log(extended, balance);

@@ -1,6 +1,7 @@
 // Hours accept durations wherever they are asked for (`--expiring-within` on `units list` and
 // `units extend`): a bare number is still hours, `36h`, `1d`, `1d12h` and `0.5d` are what they say,
 // and anything that is not a whole number of hours, at least one, is exit 2 before any request.
+// `spend --since/--until` read the same grammar (one duration grammar wherever one is taken).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Kit, seedFleet, startKit } from '../helpers/index.js';
 
@@ -53,10 +54,30 @@ describe('--expiring-within takes hours or a duration', () => {
       ]) {
         const r = await kit.run([...cmd, '--expiring-within', bad]);
         expect({ cmd, bad, code: r.exitCode }).toEqual({ cmd, bad, code: 2 });
-        expect(r.stderr).toContain(`--expiring-within must be hours (a whole number like 24) or a duration like 36h, 1d or 1d12h`);
+        expect(r.stderr).toContain(`--expiring-within must be a whole number of hours, at least 1 (24, 36h, 1d, 1d12h, 1w); got "${bad}"`);
         expect(String(r.stdout)).toBe('');
       }
     }
     expect(kit.sb.requestLog().length).toBe(before);
+  });
+});
+
+describe('spend --since and --until read the same duration grammar', () => {
+  it('1d12h, 1w, 5m, 90m and a bare number of hours are accepted; the window is what they say', async () => {
+    const bought = await kit.run(['units', 'create', '--pool', 'US-11', '--period', '3h', '--yes']);
+    expect(bought.exitCode, String(bought.stderr)).toBe(0);
+    const since = async (...args: string[]) => {
+      const r = await kit.run(['spend', ...args, '--json']);
+      expect({ args, code: r.exitCode, err: String(r.stderr) }).toMatchObject({ args, code: 0 });
+      return (JSON.parse(String(r.stdout)) as { ref: string }[]).length;
+    };
+    for (const d of ['1d12h', '1w', '5m', '90m', '24', '1.5d', ' 2D ']) expect(await since('--since', d), d).toBe(1);
+    // Bought just now: nothing is older than 90 minutes.
+    expect(await since('--until', '90m')).toBe(0);
+    for (const bad of ['soon', '1d-2h', '24hours', '5 mins']) {
+      const r = await kit.run(['spend', '--since', bad]);
+      expect({ bad, code: r.exitCode }).toEqual({ bad, code: 2 });
+      expect(r.stderr).toContain('--since must be a date (YYYY-MM-DD), a time (ISO 8601) or a duration ago (24h, 1d12h, 1w, 90m)');
+    }
   });
 });

@@ -4,7 +4,8 @@
 // stays in proxyctl's config.
 import { mkdir, readFile } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { nonEmpty } from '../../globals.js';
 import { emit, finished, show, type Result } from '../../kit/action.js';
 import type { Input } from './install.command.js';
 import { profileInUse } from '../../context/credentials.js';
@@ -21,8 +22,15 @@ async function checkServerFlags(given: string[]): Promise<void> {
   try {
     serve.parse(given, { from: 'user' });
   } catch (err) {
-    throw new UsageError(`after --, give the flags of proxyctl mcp: ${(err as Error).message.replace(/^error: /, '')}`, {
-      hint: 'e.g. proxyctl mcp install --client cursor -- --allow-spend --budget 50 (see proxyctl mcp --help)',
+    // Commander's message may carry its suggestion on a second line ("(Did you mean --budget?)"):
+    // the error line gets the first line, the hint the suggestion, so no newline is shown escaped.
+    const [first, ...rest] = (err as Error).message.replace(/^error: /, '').split('\n');
+    const suggestion = rest
+      .join(' ')
+      .trim()
+      .replace(/^\((.*)\)$/, '$1');
+    throw new UsageError(`after --, give the flags of proxyctl mcp: ${first}`, {
+      hint: `${suggestion ? `${suggestion} ` : ''}e.g. proxyctl mcp install --client cursor -- --allow-spend --budget 50 (see proxyctl mcp --help)`,
     });
   }
   if (serve.args.length > 0) throw new UsageError(`proxyctl mcp takes no arguments, got "${serve.args.join(' ')}" after --`);
@@ -34,12 +42,15 @@ const view = {
     { header: 'client', value: (r: Row) => r.client },
     { header: 'file', value: (r: Row) => r.file },
     { header: 'server', value: (r: Row) => r.server },
-    { header: 'command', value: (r: Row) => [r.command, ...r.args].join(' ') },
+    {
+      header: 'command',
+      value: (r: Row) => [...Object.entries(r.env ?? {}).map(([k, v]) => `${k}=${v}`), r.command, ...r.args].join(' '),
+    },
     { header: 'change', value: (r: Row) => (r.replaces ? `replaces its ${r.server} entry` : 'adds it') },
     { header: 'keeps', value: (r: Row) => (r.keeps.length ? r.keeps.join(', ') : '-') },
     { header: 'writes', value: (r: Row) => (r.dryRun ? 'nothing (dry run)' : 'the file') },
   ],
-  fields: ['client', 'file', 'server', 'command', 'args', 'replaces', 'keeps', 'dryRun'],
+  fields: ['client', 'file', 'server', 'command', 'args', 'env', 'replaces', 'keeps', 'dryRun'],
 };
 
 type Row = Omit<Install, 'text'> & { dryRun: boolean };
@@ -62,7 +73,11 @@ export default async function handler({ args: [given], flags, ctx }: Input): Pro
     if (err.code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read ${file}: ${err.message}; nothing was written`);
   });
-  const { text, ...plan } = planInstall(client, where, name, 'proxyctl', ['--profile', profile, 'mcp', ...given], current);
+  // The client starts proxyctl with its own environment: a config dir set here must go with the
+  // entry, or the server it starts looks in the OS dirs and finds no profile.
+  const configDir = nonEmpty(ctx.io.env.PROXYCTL_CONFIG_DIR);
+  const env = configDir ? { PROXYCTL_CONFIG_DIR: resolve(configDir) } : undefined;
+  const { text, ...plan } = await planInstall(client, where, name, 'proxyctl', ['--profile', profile, 'mcp', ...given], env, current);
   const dryRun = flags.dryRun === true;
   await emit(ctx, show<Row>({ ...plan, dryRun }, view));
   if (dryRun) {

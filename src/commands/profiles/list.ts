@@ -106,13 +106,15 @@ function inUse(rows: ProfileRow[]): (r: ProfileRow) => string {
 export default async function handler({ ctx, command }: Input): Promise<Result> {
   const rows = await listProfiles(ctx, (command.optsWithGlobals() as { profile?: string }).profile);
   return showList(rows, {
+    // On a narrow terminal the name, where its key is kept and its URL stay: "in use" goes first
+    // (the * marks the profile in use), then the masked key.
     columns: [
       { header: '', value: (r) => (r.active ? '*' : ''), format: (r, p) => (r.active ? p.green('*') : '') },
-      { header: 'name', value: (r) => r.name, format: (r, p) => (r.active ? p.bold(r.name) : r.name) },
-      { header: 'in use', value: inUse(rows) },
+      { header: 'name', value: (r) => r.name, format: (r, p) => (r.active ? p.bold(r.name) : r.name), priority: 0 },
+      { header: 'in use', value: inUse(rows), priority: 3 },
       { header: 'base url', value: (r) => r.baseUrl },
-      { header: 'api key', value: (r) => r.apiKey },
-      { header: 'key in', value: (r) => r.keyStore },
+      { header: 'api key', value: (r) => r.apiKey, priority: 2 },
+      { header: 'key in', value: (r) => r.keyStore, priority: 0 },
     ],
     fields: ['name', 'current', 'active', 'activeBecause', 'baseUrl', 'apiKey', 'keyStore'],
     empty: 'No profiles stored. Run proxyctl login.',

@@ -16,7 +16,7 @@ const command = () =>
     .option('--rate-limit <n>', 'account-wide requests per window', '120')
     .option('--uptime-rate-limit <n>', 'uptime requests per window', '10')
     .option('--rate-window <seconds>', 'rate-limit window in seconds', '60')
-    .option('--time-scale <factor>', 'sandbox seconds per real second (expiries, webhook retries)', '1')
+    .option('--time-scale <factor>', 'sandbox seconds per real second (expiries, webhook retries), at most 1000000', '1')
     .option('--fail-pool <poolId>', 'a pool whose provisioning always fails (503, refunded)')
     .option('--failure-rate <0..1>', 'probability that any create/extend fails upstream', '0')
     .option('--balance-low-threshold <usd>', 'balance.low fires below this balance', '50')

@@ -4,6 +4,7 @@ import { emit, showText, type Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
 import { parseInteger } from '../../kit/options.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
+import { MAX_TIME_SCALE } from '../../sandbox/clock.js';
 
 type ServeFlags = Input['flags'];
 
@@ -26,7 +27,7 @@ export function parseServeFlags(f: ServeFlags, env: Readonly<Record<string, stri
     rateLimit: parseInteger(f.rateLimit, '--rate-limit', 1),
     uptimeRateLimit: parseInteger(f.uptimeRateLimit, '--uptime-rate-limit', 1),
     rateWindowSeconds: number('rate-window', f.rateWindow, (n) => n > 0, 'a number of seconds > 0'),
-    timeScale: number('time-scale', f.timeScale, (n) => n > 0, 'a number > 0'),
+    timeScale: number('time-scale', f.timeScale, (n) => n > 0 && n <= MAX_TIME_SCALE, `a number > 0 and at most ${MAX_TIME_SCALE}`),
     failPool: f.failPool,
     failureRate: number('failure-rate', f.failureRate, (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
     balanceLowThreshold: number('balance-low-threshold', f.balanceLowThreshold, (n) => n >= 0, 'a number >= 0'),

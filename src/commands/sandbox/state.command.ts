@@ -10,7 +10,8 @@ export type Input = InputOf<typeof command>;
 
 export default defineCommand({
   command,
-  // No formats: the state is printed as JSON whatever -o says.
-  examples: ['proxyctl sandbox state | jq .balanceUsd'],
+  // The state is JSON however it is asked for: -o json and --jq filter it (a table would not help).
+  formats: ['json'],
+  examples: ['proxyctl sandbox state | jq .balanceUsd', "proxyctl sandbox state --jq '.units | length'"],
   load: async () => (await import('./state.js')).default,
 });

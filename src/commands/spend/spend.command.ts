@@ -4,7 +4,7 @@ import { Command, Option } from '../../kit/commander.js';
 const command = () =>
   new Command('spend')
     .description("what proxyctl's ledger says was spent: every debit, or totals per day, customer, pool…")
-    .option('--since <date>', 'from this date (YYYY-MM-DD, local midnight), time (ISO 8601) or this long ago (24h, 7d)')
+    .option('--since <date>', 'from this date (YYYY-MM-DD, local midnight), time (ISO 8601) or this long ago (24h, 1d12h, 1w, 90m)')
     .option('--until <date>', 'up to this date (YYYY-MM-DD: to the end of that day), time or this long ago; default now')
     .addOption(
       new Option('--by <group>', 'totals per group instead of one row per debit').choices([

@@ -4,7 +4,7 @@
 import type { Input } from './spend.command.js';
 import { emit, finished, showList, type Result } from '../../kit/action.js';
 import { UsageError } from '../../errors.js';
-import { money } from '../../output/index.js';
+import { money, shortTime } from '../../output/index.js';
 import type { Column } from '../../output/index.js';
 import type { LedgerEntry } from '../../ledger/index.js';
 import { groupSpend, inWindow, isWithin, totalUsd, type Grouping, type SpendGroup } from '../../ledger/report.js';
@@ -14,14 +14,16 @@ import { hasPrices, withBilling } from '../../ledger/billing.js';
 import { parseWhen } from '../../ledger/when.js';
 import { priceBookNow } from '../../context/prices.js';
 
+// On a narrow terminal the answer stays: what was paid, for which unit and which customer. The
+// time shortens to the minute first, then where it came from, its period, pool and operation go.
 const entryColumns: Column<LedgerEntry>[] = [
-  { header: 'At', value: (e) => e.at },
-  { header: 'Operation', value: (e) => e.operation },
-  { header: 'Ref', value: (e) => e.ref },
-  { header: 'Pool', value: (e) => e.poolId ?? '' },
-  { header: 'Period', value: (e) => e.period ?? '' },
-  { header: 'Price', value: (e) => money(e.priceUsd) },
-  { header: 'Customer', value: (e) => e.customer ?? '', priority: 2 },
+  { header: 'At', value: (e) => e.at, compact: (e) => shortTime(e.at) },
+  { header: 'Operation', value: (e) => e.operation, priority: 2 },
+  { header: 'Ref', value: (e) => e.ref, priority: 0 },
+  { header: 'Pool', value: (e) => e.poolId ?? '', priority: 2 },
+  { header: 'Period', value: (e) => e.period ?? '', priority: 2 },
+  { header: 'Price', value: (e) => money(e.priceUsd), priority: 0 },
+  { header: 'Customer', value: (e) => e.customer ?? '', priority: 1 },
   { header: 'Source', value: (e) => e.source, priority: 3 },
 ];
 const ENTRY_FIELDS = [
@@ -59,13 +61,15 @@ const billedColumns: Column<SpendGroup & { billedUsd: number; marginUsd: number 
   { header: 'Margin', value: (g) => money(g.marginUsd), priority: 0 },
 ];
 
+// The answer is the unexplained amount and when: the times shorten first, then the figures it is
+// computed from go (the balance after, then the debits, then the balance before).
 const gapColumns: Column<Unexplained>[] = [
-  { header: 'From', value: (u) => u.from },
-  { header: 'To', value: (u) => u.to },
-  { header: 'Balance before', value: (u) => money(u.balanceBefore) },
-  { header: 'Balance after', value: (u) => money(u.balanceAfter) },
-  { header: 'Ledger debits', value: (u) => money(u.debitedUsd) },
-  { header: 'Unexplained', value: (u) => money(u.unexplainedUsd) },
+  { header: 'From', value: (u) => u.from, compact: (u) => shortTime(u.from) },
+  { header: 'To', value: (u) => u.to, compact: (u) => shortTime(u.to), priority: 0 },
+  { header: 'Balance before', value: (u) => money(u.balanceBefore), priority: 2 },
+  { header: 'Balance after', value: (u) => money(u.balanceAfter), priority: 4 },
+  { header: 'Ledger debits', value: (u) => money(u.debitedUsd), priority: 3 },
+  { header: 'Unexplained', value: (u) => money(u.unexplainedUsd), priority: 0 },
 ];
 
 export default async function handler({ flags, ctx }: Input): Promise<Result> {

@@ -1,6 +1,6 @@
 // `units create`: price check against the balance first, then each unit bought with its own
 // derived idempotency key (src/units/idempotency.ts), several at a time, never twice.
-import { emit, finished, show, type Result } from '../../kit/action.js';
+import { emit, finished, show, showList, type Result } from '../../kit/action.js';
 import type { Input } from './create.command.js';
 import type { Context } from '../../context/index.js';
 import { ApiError, PartialFailureError, UsageError, type CliError } from '../../errors.js';
@@ -18,6 +18,8 @@ import { catalogueSeen, remember, unitsSeen } from '../../kit/remember.js';
 import { countryCode } from '../../kit/country.js';
 import { cheapestPoolAt, describePick, type Place } from '../../units/cheapest.js';
 import { emitOutcomes } from './outcomes.js';
+import { rerunCommand } from './rerun.js';
+import { customerOf, withCustomer } from '../../ledger/customer.js';
 
 /** How a purchase prints: one unit in detail, several as a list (with --conn-format's lines). */
 interface Views {
@@ -25,8 +27,31 @@ interface Views {
   many: View<Unit>;
 }
 
-/** The one purchase path (src/units/purchase.ts): `plan` is the guided flow's (already confirmed) quote, else made there. */
-export async function createUnits(opts: CreateInput, ctx: Context, views: Views, plan?: PurchasePlan): Promise<void> {
+/**
+ * The command that buys what `opts` buys with `key`: what a guided run prints to resume, since
+ * "the same command" (`units create`, with its answers) would ask everything again. A password is
+ * never printed (the placeholder says to give it again); a customer is given back as --customer.
+ */
+export function resumeCommand(ctx: Context, opts: CreateInput, key: string): string {
+  const { poolId, period, protocol, credentials, allowedIps } = opts.body;
+  const words = ['units', 'create', '--pool', poolId, '--period', period];
+  if (protocol !== undefined) words.push('--protocol', protocol);
+  if (credentials) words.push('--username', credentials.username, '--password', '<the same password>');
+  for (const ip of allowedIps ?? []) words.push('--allow-ip', ip);
+  if (opts.count !== 1) words.push('--count', String(opts.count));
+  const customer = customerOf(opts.description);
+  if (customer !== undefined) words.push('--customer', customer);
+  const rest =
+    customer === undefined ? opts.description : withCustomer(opts.description, customer).slice(`customer=${customer}`.length).trim();
+  if (rest) words.push('--description', rest);
+  return rerunCommand(ctx, [...words, '--idempotency-key', key]);
+}
+
+/**
+ * The one purchase path (src/units/purchase.ts): `plan` is the guided flow's (already confirmed)
+ * quote, else made there; `guided` makes the resume hints whole commands.
+ */
+export async function createUnits(opts: CreateInput, ctx: Context, views: Views, plan?: PurchasePlan, guided = false): Promise<void> {
   const api = await ctx.api();
   const ledger = await ctx.ledger();
   if (opts.dryRun) {
@@ -60,15 +85,29 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   const used = plan;
   if (used.earlier > 0)
     ctx.notice(`${used.earlier} of ${opts.count} were bought earlier with this idempotency key; they are replayed at no charge`);
+  // -o conn into a file or a pipe: each unit's line is written as its unit is bought, so a long
+  // batch's file fills as it goes and a run cut short has every line it paid for; the lines are
+  // then not printed again at the end. On a terminal they follow the progress bar, as before.
+  const streaming = ctx.globals.output === 'conn' && !ctx.io.stdoutIsTTY;
+  let written: Promise<unknown> = Promise.resolve();
   const { baseKey, batch, charge } = await purchase({ api, ledger, signal: ctx.signal }, opts, {
     plan,
+    ...(streaming
+      ? {
+          onUnit: (u: Unit) => {
+            written = written.then(() => emit(ctx, showList([u], views.many)));
+          },
+        }
+      : {}),
     // Not hidden by -q: without it a batch cut short (killed, crashed) cannot be resumed safely.
     // Said once the budget has allowed the run, so a refused run leaves no key to resume.
     onStart: (key) => {
       if (opts.count > 1 && !opts.baseKey)
         printKeep(
           ctx,
-          `idempotency key ${key} (if this is interrupted, re-run with --idempotency-key ${key} to resume without buying twice)`,
+          guided
+            ? `idempotency key ${key} (if this is interrupted, run ${resumeCommand(ctx, opts, key)} to resume without buying twice)`
+            : `idempotency key ${key} (if this is interrupted, re-run with --idempotency-key ${key} to resume without buying twice)`,
         );
     },
     describe: (u) => (u as Unit).proxyRef,
@@ -80,7 +119,8 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
   for (const o of report.outcomes) if (o.ok) o.label = o.value.proxyRef;
   await remember(ctx, unitsSeen(report.outcomes.flatMap((o) => (o.ok ? [o.value] : []))));
 
-  await emitOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
+  if (streaming) await written;
+  else await emitOutcomes(ctx, report, views, (o) => ({ index: o.index, idempotencyKey: keys[o.index] }));
   if (replayed.size !== used.earlier)
     ctx.notice(`${replayed.size} of the ${opts.count} were bought earlier with this idempotency key: replayed, not charged again`);
   printCharge(ctx, charge);
@@ -89,14 +129,21 @@ export async function createUnits(opts: CreateInput, ctx: Context, views: Views,
     ctx.warn(
       `bought, but the description could not be written on ${refs.join(', ')} (${[...untagged.values()][0]}); ${
         opts.count > 1
-          ? `re-run the same command with --idempotency-key ${baseKey}`
+          ? guided
+            ? `run ${resumeCommand(ctx, opts, baseKey)}`
+            : `re-run the same command with --idempotency-key ${baseKey}`
           : `run proxyctl units modify ${refs[0]} --description …`
       } to write it (nothing is bought again)`,
     );
   }
   const failed = report.outcomes.some((o) => !o.ok);
   if ((failed || report.interrupted || report.stopped) && opts.count > 1)
-    printKeep(ctx, `to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`);
+    printKeep(
+      ctx,
+      guided
+        ? `to retry the rest without buying twice: ${resumeCommand(ctx, opts, baseKey)}`
+        : `to retry the rest without buying twice: add --idempotency-key ${baseKey} to the same command`,
+    );
   settleBulk(ctx, report, 'created', (succeeded) => upstreamStopError(opts.body.poolId, breaker.refunded, succeeded, report));
 }
 
@@ -104,7 +151,7 @@ function upstreamStopError(poolId: string, refunded: number, succeeded: number, 
   const message = `pool ${poolId} is failing upstream; stopped; nothing charged for the ${refunded} failed item${refunded === 1 ? '' : 's'}`;
   if (succeeded > 0) return new PartialFailureError(message, itemOutcomes(report));
   return new ApiError(
-    { status: 503, code: 'pool_failing_upstream', message },
+    { status: 503, answered: false, code: 'pool_failing_upstream', message },
     'try another pool (proxyctl pools), or this one again later',
   );
 }
@@ -169,6 +216,6 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   // The guided flow answers with the same (validated) input and the same quote, confirmed.
   const { guidedCreate } = await import('./create-guided.js');
   const chosen = await guidedCreate(ctx, flags, parsed, place);
-  await createUnits(chosen.input, ctx, views, chosen.plan);
+  await createUnits(chosen.input, ctx, views, chosen.plan, true);
   return finished(ctx);
 }

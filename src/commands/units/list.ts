@@ -18,7 +18,7 @@ import { MAX_PAGE_SIZE } from '../../units/validate.js';
 import { parsePaging, takePages } from '../../kit/paging.js';
 import { unitTerminalView, unitView } from '../../units/view.js';
 import { remember, unitsSeen } from '../../kit/remember.js';
-import { MAX_VALUES } from '../../config/values-cache.js';
+import { MAX_UNITS } from '../../config/values-cache.js';
 
 type Flags = Input['flags'];
 
@@ -37,12 +37,12 @@ async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit> = uni
       for (const u of page) units.push(u);
     const sorted = sortUnits(units, opts.sort);
     const count = await emit(ctx, showList(opts.limit === undefined ? sorted : sorted.slice(0, opts.limit), view));
-    await remember(ctx, unitsSeen(units.slice(0, MAX_VALUES)));
+    await remember(ctx, unitsSeen(units.slice(0, MAX_UNITS)));
     await sayMiss(ctx, api, count, opts);
     return;
   }
   if (!opts.onePage) {
-    const seen: Unit[] = [];
+    const seen: Pick<Unit, 'proxyRef' | 'poolId'>[] = [];
     // Every page is read unless --limit stops early: then no page is asked for before it is wanted.
     const pages = unitPages(api, opts.query, { readAhead: opts.limit === undefined });
     const count = await emit(ctx, showList({ pages: noting(takePages(pages, opts.limit, filter), seen) }, view));
@@ -63,10 +63,10 @@ async function listUnits(opts: ListOptions, ctx: Context, view: View<Unit> = uni
 }
 
 /** Passes the pages on as they stream, noting their units (ref and pool) for shell completion. */
-async function* noting(pages: AsyncIterable<Unit[]>, seen: Unit[]): AsyncIterable<Unit[]> {
+async function* noting(pages: AsyncIterable<Unit[]>, seen: Pick<Unit, 'proxyRef' | 'poolId'>[]): AsyncIterable<Unit[]> {
   for await (const page of pages) {
-    // The cache keeps MAX_VALUES refs: a 10,000-unit export holds no more than that in memory.
-    seen.push(...page.slice(0, MAX_VALUES - seen.length));
+    // Only what completion keeps (ref and pool), at most what the cache holds (MAX_UNITS).
+    for (const u of page.slice(0, MAX_UNITS - seen.length)) seen.push({ proxyRef: u.proxyRef, poolId: u.poolId });
     yield page;
   }
 }

@@ -81,7 +81,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     const run = await modifyRun(ctx);
     if (change.regenerate) {
       const unit = await regeneratePassword(run, ref, change, undefined);
-      ctx.notice(SHOWN_ONCE);
+      ctx.notice(NEW_PASSWORDS_SET);
       return show(unit, units.one);
     }
     const before =
@@ -122,7 +122,7 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
       regeneratePassword(run, ref, change, listed.get(ref)),
     );
     await emitOutcomes(ctx, report, units, (o) => ({ proxyRef: o.label, modified: false }), true);
-    if (report.outcomes.some((o) => o.ok)) ctx.notice(SHOWN_ONCE);
+    if (report.outcomes.some((o) => o.ok)) ctx.notice(NEW_PASSWORDS_SET);
     settleBulk(ctx, report, 'modified', undefined, (rest) => rerunCommand(ctx, ['units', 'modify', ...rest, ...changeArgs(flags)]));
     return finished(ctx);
   }
@@ -153,4 +153,6 @@ function changeArgs(f: Flags): string[] {
   ];
 }
 
-const SHOWN_ONCE = 'the new passwords are shown only here, generated on this machine; the old ones no longer work';
+// True of where they can be read again: the API keeps the credentials, so units get/list -o conn show them.
+const NEW_PASSWORDS_SET =
+  'new passwords generated on this machine and set on the units; the old ones no longer work (units list -o conn shows the new ones again)';

@@ -168,7 +168,7 @@ const getSpend = defineTool({
   scope: 'read',
   annotations: READS_LOCAL,
   input: z.object({
-    since: text.optional().describe('from this date (YYYY-MM-DD), time (ISO 8601) or this long ago (24h, 7d)'),
+    since: text.optional().describe('from this date (YYYY-MM-DD), time (ISO 8601) or this long ago (24h, 1d12h, 1w, 90m)'),
     until: text.optional().describe('up to this date (to the end of that day), time or this long ago; default now'),
     by: z.enum(GROUPINGS).optional().describe('totals per group instead of one row per debit'),
   }),

@@ -2,7 +2,7 @@
 import { badRequest, type ApiRequest, type Reply } from '../http.js';
 import { unitStatus } from '../units-model.js';
 import { countSlots, SLOTS_PER_DAY, uptimePercent, type SlotCounts } from '../usage.js';
-import { bodyObject, queryInt, validUsername } from '../validate.js';
+import { bodyObject, queryInt, queryValue, validUsername } from '../validate.js';
 import type { World } from '../world.js';
 
 export function me(w: World): Reply {
@@ -47,8 +47,9 @@ export function pinUsername(w: World, req: ApiRequest): Reply {
 
 const DAY_MS = 86_400_000;
 
-function parseInstant(raw: string | null, name: string): number | undefined {
-  if (raw === null || raw === '') return undefined;
+function parseInstant(q: URLSearchParams, name: string): number | undefined {
+  const raw = queryValue(q, name);
+  if (raw === undefined) return undefined;
   const t = Date.parse(raw);
   if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(t))
     throw badRequest(`${name} must be an ISO 8601 date-time, got ${JSON.stringify(raw)}`);
@@ -62,8 +63,8 @@ function parseInstant(raw: string | null, name: string): number | undefined {
  */
 export function uptime(w: World, req: ApiRequest): Reply {
   const now = w.clock.now();
-  const fromQ = parseInstant(req.query.get('from'), 'from');
-  const toQ = parseInstant(req.query.get('to'), 'to');
+  const fromQ = parseInstant(req.query, 'from');
+  const toQ = parseInstant(req.query, 'to');
   const explicit = fromQ !== undefined || toQ !== undefined;
   const day = explicit ? 1 : queryInt(req.query, 'day', 1, 1, 30);
   const to = Math.min(toQ ?? now, now);

@@ -1,6 +1,7 @@
 // Prices, pools, providers, countries and states (spec §4.2).
 import { COUNTRY_NAMES, publicPool, type PoolRecord } from '../catalogue.js';
 import { ApiFailure, type ApiRequest, type Reply } from '../http.js';
+import { queryValue } from '../validate.js';
 import type { World } from '../world.js';
 
 /** A pool as the API shows it: one flagged down by server.down is not available until server.up. */
@@ -15,10 +16,7 @@ export function prices(w: World): Reply {
 
 export function listPools(w: World, req: ApiRequest): Reply {
   const q = req.query;
-  const want = (name: string) => {
-    const v = q.get(name);
-    return v === null || v === '' ? undefined : v.toLowerCase();
-  };
+  const want = (name: string) => queryValue(q, name)?.toLowerCase();
   const provider = want('provider');
   const country = want('country');
   const state = want('state');
@@ -62,7 +60,7 @@ export function countries(w: World): Reply {
 }
 
 export function states(w: World, req: ApiRequest): Reply {
-  const country = req.query.get('country')?.toUpperCase() || undefined;
+  const country = queryValue(req.query, 'country')?.toUpperCase();
   const pools = w.pools.filter((p) => p.state !== null && (country === undefined || p.country === country));
   const m = countBy(pools.map((p) => `${p.country}/${p.state}`));
   const data = [...m]

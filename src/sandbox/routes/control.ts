@@ -1,5 +1,6 @@
 // The sandbox-only control endpoint under /_sandbox/ (main key required): fire operator events,
 // move the clock, inspect the whole state, inject faults, set the balance.
+import { isIPv4 } from 'node:net';
 import { ApiFailure, badRequest, type ApiRequest, type Reply } from '../http.js';
 import { findUnit, unitStatus, unitView } from '../units-model.js';
 import { DAILY_LIMIT_MB, usageRecord } from '../usage.js';
@@ -8,6 +9,7 @@ import { publicDelivery } from '../webhooks.js';
 import { LATEST_MS } from '../clock.js';
 import { MAX_BALANCE_USD, type World } from '../world.js';
 import { isLoopbackIp } from '../proxies/addresses.js';
+import { checkTriggerBody } from '../trigger-fields.js';
 
 export const EVENTS = [
   'unit.created',
@@ -44,7 +46,11 @@ function affectedUnits(w: World, poolId: string) {
 /** server.ip_changed's new address: with proxies, where they can listen (127.0.0.0/8). */
 function newPoolIp(w: World, given: unknown): string {
   const hub = w.proxies;
-  if (!hub) return typeof given === 'string' ? given : `203.0.113.${1 + Math.floor(Math.random() * 254)}`;
+  if (!hub) {
+    if (given === undefined) return `203.0.113.${1 + Math.floor(Math.random() * 254)}`;
+    if (typeof given !== 'string' || !isIPv4(given)) throw badRequest('newIp must be an IPv4 address');
+    return given;
+  }
   if (!hub.perPool) {
     if (given !== undefined && given !== '127.0.0.1')
       throw badRequest(
@@ -77,10 +83,14 @@ async function applyToProxies(w: World, event: string, b: Record<string, unknown
   }
 }
 
-/** The `data` of an operator event, from the trigger body (extra fields override the defaults). */
+/**
+ * The `data` of an event, from a trigger body already checked against its event's fields
+ * (`checkTriggerBody`): given fields override the defaults.
+ */
 function eventData(w: World, event: string, b: Record<string, unknown>): Record<string, unknown> {
   const { event: _e, ...extra } = b;
   const ref = typeof b.proxyRef === 'string' ? b.proxyRef : undefined;
+  const iso = (ms: number) => new Date(ms).toISOString();
   const needRef = () => {
     if (!ref) throw badRequest(`${event} needs proxyRef`);
     findUnit(w, ref);
@@ -134,22 +144,31 @@ function eventData(w: World, event: string, b: Record<string, unknown>): Record<
     }
     case 'balance.low':
       return { balance: w.state.balanceUsd, threshold: w.o.balanceLowThreshold, ...extra };
+    case 'unit.created': {
+      const u = findUnit(w, needRef());
+      return { proxyRef: u.proxyRef, poolId: u.poolId, period: u.period, pricePaid: u.pricePaid, ...extra };
+    }
+    case 'unit.extended': {
+      const u = findUnit(w, needRef());
+      return { proxyRef: u.proxyRef, period: u.period, pricePaid: w.prices[u.period], expiresAt: iso(u.expiresAt), ...extra };
+    }
     default:
-      return { ...(ref ? { proxyRef: needRef() } : {}), ...extra };
+      return { proxyRef: needRef(), ...extra };
   }
 }
 
 export async function trigger(w: World, req: ApiRequest): Promise<Reply> {
   const b = bodyObject(req.body, true);
   const event = b.event;
-  if (typeof event === 'string' && (RESTORE_EVENTS as readonly string[]).includes(event)) {
+  if (typeof event !== 'string' || !(EVENTS as readonly string[]).concat(RESTORE_EVENTS).includes(event))
+    throw badRequest(`event must be one of ${[...EVENTS, ...RESTORE_EVENTS].join(', ')}`);
+  checkTriggerBody(event, b);
+  if ((RESTORE_EVENTS as readonly string[]).includes(event)) {
     await applyToProxies(w, event, b);
     w.persist();
     const data = event === 'unit.up' ? { proxyRef: b.proxyRef } : { poolCode: b.poolId, affectedUnits: affectedUnits(w, String(b.poolId)) };
     return { status: 202, body: { event, data, deliveries: [] } };
   }
-  if (typeof event !== 'string' || !(EVENTS as readonly string[]).includes(event))
-    throw badRequest(`event must be one of ${[...EVENTS, ...RESTORE_EVENTS].join(', ')}`);
   const data = eventData(w, event, b);
   await applyToProxies(w, event, b);
   // The proxies listen at their new address before the event names their ports.

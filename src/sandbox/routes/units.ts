@@ -23,6 +23,7 @@ import {
   queryBool,
   queryEnum,
   queryInt,
+  queryValue,
   requirePeriod,
   UUID_RE,
 } from '../validate.js';
@@ -34,9 +35,8 @@ export function listUnits(w: World, req: ApiRequest): Reply {
   const q = req.query;
   const status = queryEnum(q, 'status', UNIT_STATUSES);
   const includeExpired = queryBool(q, 'includeExpired');
-  const poolId = q.get('poolId') || undefined;
-  const raw = q.get('expiringWithinHours');
-  const within = raw === null || raw === '' ? undefined : queryInt(q, 'expiringWithinHours', 1, 1, EXPIRING_WITHIN_HOURS_MAX);
+  const poolId = queryValue(q, 'poolId');
+  const within = q.has('expiringWithinHours') ? queryInt(q, 'expiringWithinHours', 1, 1, EXPIRING_WITHIN_HOURS_MAX) : undefined;
   const page = queryInt(q, 'page', 1, 1, PAGE_MAX);
   const pageSize = queryInt(q, 'pageSize', 50, 1, 200);
   const now = w.clock.now();

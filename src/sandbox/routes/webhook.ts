@@ -3,7 +3,7 @@ import { publicPool } from '../catalogue.js';
 import { ApiFailure, badRequest, type ApiRequest, type Reply } from '../http.js';
 import { randomHex } from '../random.js';
 import type { DeliveryStatus } from '../state.js';
-import { bodyObject, PAGE_MAX, queryEnum, queryInt, WEBHOOK_URL_PATTERNS } from '../validate.js';
+import { bodyObject, PAGE_MAX, queryEnum, queryInt, queryValue, WEBHOOK_URL_PATTERNS } from '../validate.js';
 import { publicDelivery } from '../webhooks.js';
 import type { World } from '../world.js';
 
@@ -64,7 +64,7 @@ export function listDeliveries(w: World, req: ApiRequest): Reply {
   const page = queryInt(q, 'page', 1, 1, PAGE_MAX);
   const pageSize = queryInt(q, 'pageSize', 25, 1, 100);
   const status = queryEnum(q, 'status', DELIVERY_STATUSES);
-  const event = q.get('event') || undefined;
+  const event = queryValue(q, 'event');
   const rows = w.state.deliveries
     .filter((d) => (!status || d.status === status) && (!event || d.event === event))
     .sort((a, b) => b.seq - a.seq);
