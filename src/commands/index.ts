@@ -14,6 +14,7 @@ import pools from './pools/index.js';
 import profiles from './profiles/index.js';
 import sandbox from './sandbox/index.js';
 import spend from './spend/index.js';
+import ledger from './ledger/index.js';
 import status from './status/status.command.js';
 import units from './units/index.js';
 import webhook from './webhook/index.js';
@@ -21,7 +22,7 @@ import webhook from './webhook/index.js';
 export const commands: readonly AnyDefinition[] = [
   ...inGroup('Units', [units]),
   ...inGroup('Catalogue', [...catalogue, pools]),
-  ...inGroup('Account', [me, account, status, spend]),
+  ...inGroup('Account', [me, account, status, spend, ledger]),
   ...inGroup('Webhooks', [webhook]),
   ...inGroup('Sandbox', [sandbox]),
   ...inGroup('Setup', [...session, profiles, config, completion]),

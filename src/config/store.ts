@@ -34,10 +34,17 @@ export interface Profile {
   allowedPeriods?: string[] | undefined;
   /** `config set allowed-countries US,DE`. */
   allowedCountries?: string[] | undefined;
+  /**
+   * `config set ledger-url postgres://…`: the team's shared ledger, its password left out (it is
+   * kept where API keys are: `ledgerPasswordRef: "keyring"`, or `ledgerPassword` in this 0600 file).
+   */
+  ledgerUrl?: string | undefined;
+  ledgerPassword?: string | undefined;
+  ledgerPasswordRef?: 'keyring' | undefined;
 }
 
 /** Profile settings that `proxyctl config set/get/unset` manage (not the key or base URL). */
-export type ProfileSetting = 'checkTarget' | 'maxSpendPerRun' | 'maxSpendPerDay' | 'allowedPeriods' | 'allowedCountries';
+export type ProfileSetting = 'checkTarget' | 'maxSpendPerRun' | 'maxSpendPerDay' | 'allowedPeriods' | 'allowedCountries' | 'ledgerUrl';
 /** What a profile holds besides its key and base URL: its settings, and what commands remember for it. */
 export type ProfileField = Exclude<keyof Profile, 'baseUrl' | 'apiKey' | 'apiKeyRef'>;
 

@@ -119,7 +119,7 @@ async function noteTag(ctx: Context, ref: string, description: string, before: B
   let path = 'the ledger';
   try {
     const ledger = await ctx.ledger();
-    path = ledger.journal.path;
+    path = ledger.journal.where;
     await ledger.journal.tag([{ kind: 'tag', ref, at: ctx.now().toISOString(), customer, from, profile: ledger.profile }]);
   } catch (err) {
     ctx.warn(`cannot write ${path}: ${(err as Error).message}; ${ref} is changed, but spend will not move its earlier debits with its tag`);
