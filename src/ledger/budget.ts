@@ -3,8 +3,10 @@
 // of other runs may still spend, refuses (exit 12) when its own total does not fit, and otherwise
 // records its hold, with the unit refs it is about to extend. Its debits go into the journal as
 // they happen, naming the hold; releasing the hold at the end gives back what it did not spend.
-// Each hold is kept alive by its own proper-lockfile lock (refreshed while the process runs): a
-// hold whose lock went stale (within 5 seconds) belongs to a run that was killed.
+// Where holds and debits live is the store's business (store.ts: files on one machine, or a team's
+// database); each hold is kept alive by a mark of its store (files: its own lock, refreshed while
+// the process runs, stale within 5 seconds; PostgreSQL: its run's own session and lease), and a
+// hold whose mark is gone belongs to a run that was killed.
 //
 // A killed run blocks nobody: its refs are free at once and the lock is never stuck. What it held
 // and did not enter is another matter: the purchases or extensions it had on the wire may have gone

@@ -2,7 +2,7 @@
 // database is tried (and its schema brought up to date) before anything is saved; the URL is kept
 // without its password, which goes where API keys go (the OS keyring, or the 0600 config file).
 import type { Context } from '../../context/index.js';
-import { forgetLedgerPassword, saveLedgerPassword, tellKeyNotes } from '../../context/stored-key.js';
+import { saveLedgerPassword, tellKeyNotes } from '../../context/stored-key.js';
 import { LedgerUnavailableError } from '../../errors.js';
 import { profileOf, shown } from './settings.js';
 
@@ -52,8 +52,8 @@ export async function setLedgerUrl(ctx: Context, href: string): Promise<void> {
 
 export async function unsetLedgerUrl(ctx: Context): Promise<void> {
   const { store, name } = await profileOf(ctx);
+  // Out of the keyring (or the file) first, so the profile never names a password it lost.
   await saveLedgerPassword(ctx, store, name, undefined);
-  await forgetLedgerPassword(ctx, name, store.profile(name));
   await store.setProfileSetting(name, 'ledgerUrl', undefined);
   ctx.notice(`ledger-url removed from profile "${name}": this machine's own ledger is used again`);
 }
