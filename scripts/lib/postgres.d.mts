@@ -15,5 +15,8 @@ export interface Postgres {
 }
 /** Why PostgreSQL cannot be run here, or undefined when it can. */
 export declare function postgresMissing(): string | undefined;
-/** Starts a cluster of its own. Call postgresMissing() first. */
-export declare function startPostgres(): Promise<Postgres>;
+/**
+ * Starts a cluster of its own. Call postgresMissing() first. With `tls` (PEM), the server speaks TLS
+ * with that certificate and refuses TCP logins without it.
+ */
+export declare function startPostgres(options?: { tls?: { cert: string; key: string } }): Promise<Postgres>;

@@ -58,8 +58,11 @@ async function freePort() {
   });
 }
 
-/** Starts a cluster of its own. Call postgresMissing() first. */
-export async function startPostgres() {
+/**
+ * Starts a cluster of its own. Call postgresMissing() first. With `tls` ({ cert, key }, PEM), the
+ * server speaks TLS with that certificate and refuses TCP logins without it.
+ */
+export async function startPostgres(options = {}) {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'proxyctl-pg-'));
   const data = join(dir, 'data');
@@ -71,9 +74,11 @@ export async function startPostgres() {
     chownSync(dir, id('-u'), id('-g'));
   }
   chmodSync(dir, 0o700);
-  const as = async (file, args) => {
+  const as = async (file, args, input) => {
     const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
-    return (await run(cmd, argv, { cwd: dir, timeout: 60_000 })).stdout;
+    const p = run(cmd, argv, { cwd: dir, timeout: 60_000 });
+    if (input !== undefined) p.child.stdin.end(input);
+    return (await p).stdout;
   };
   await as(join(bin, 'initdb'), [
     '-D',
@@ -87,7 +92,20 @@ export async function startPostgres() {
     '--no-sync',
   ]);
   await as('mkdir', ['-p', socket]);
-  const opts = `-p ${port} -k ${socket} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`;
+  let opts = `-p ${port} -k ${socket} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`;
+  if (options.tls) {
+    // The key must be the server user's own and private; TCP logins only over TLS.
+    for (const [name, text] of [
+      ['server.crt', options.tls.cert],
+      ['server.key', options.tls.key],
+    ])
+      await as('sh', ['-c', `umask 077 && cat > ${join(data, name)}`], text);
+    await as('sh', [
+      '-c',
+      `printf 'local all all trust\\nhostssl all all 127.0.0.1/32 scram-sha-256\\nhostnossl all all 127.0.0.1/32 reject\\n' > ${join(data, 'pg_hba.conf')}`,
+    ]);
+    opts += ' -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key';
+  }
   const start = () => as(join(bin, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   const stop = () => as(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
   await start();

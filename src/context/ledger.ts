@@ -63,6 +63,7 @@ export async function openLedger(ctx: Context): Promise<Ledger> {
       holds: team.holds,
       local: files.local,
       shared: true,
+      settings: team.settings,
       // The team's budgets and policy, read from the database at every check.
       readPolicy: async () => policyOf(await team.settings.read()),
     };
@@ -70,6 +71,7 @@ export async function openLedger(ctx: Context): Promise<Ledger> {
   return {
     ...common,
     ...files,
+    settings: profileSettingsSource(store, profile),
     policy: policyOf(store.profile(profile)),
     // Every check reads the file again: a budget lowered while a run or a server is at work holds
     // from its next charge on.

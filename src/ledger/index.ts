@@ -8,7 +8,7 @@ import { recordBalance } from './report.js';
 import { customerOf } from './customer.js';
 import { countryOfPool, createEntryId, extendEntryId, Journal, type LedgerEntry, type LedgerSource } from './journal.js';
 import { fileHolds } from './file-holds.js';
-import type { HoldStore, JournalStore } from './store.js';
+import type { HoldStore, JournalStore, SettingsSource } from './store.js';
 
 export type { Hold, HoldBatch, HoldInfo, HoldState, SpendPolicy } from './budget.js';
 export { checkPolicy, dropHold, hasPolicy, listHolds, takeHold } from './budget.js';
@@ -42,6 +42,12 @@ export interface Ledger {
    * the shared store); wins over `policy`.
    */
   readPolicy?: (() => SpendPolicy | undefined | Promise<SpendPolicy | undefined>) | undefined;
+  /**
+   * The money settings the policy is read from (the profile's in config.json, or the team's in the
+   * shared store), by name: other money settings (customer prices) are read here at the moment of
+   * charging, as the policy is.
+   */
+  settings?: SettingsSource | undefined;
   /** Told when an entry cannot be written (the purchase still stands). */
   warn?: ((message: string) => void) | undefined;
   now?: (() => Date) | undefined;
@@ -127,10 +133,14 @@ export async function enter(ledger: Ledger | undefined, entries: LedgerEntry[]):
   try {
     await ledger.journal.enter(entries);
   } catch (err) {
-    if (ledger.shared) {
+    if (ledger.shared && ledger.halt) {
       // The shared store kept the debits on this machine instead (see pg/journal.ts): the run stops
       // charging, and ends with this error once what it did is told.
-      ledger.halt?.(err as Error);
+      ledger.halt(err as Error);
+      return;
+    }
+    if (ledger.shared) {
+      ledger.warn?.((err as Error).message);
       return;
     }
     ledger.warn?.(

@@ -4,7 +4,10 @@ import { defineCommand, type InputOf } from '../../kit/action.js';
 const command = () =>
   new Command('unset')
     .description("remove a profile's setting")
-    .argument('<key>', 'setting name: check-target, max-spend-per-run, max-spend-per-day, allowed-periods or allowed-countries');
+    .argument(
+      '<key>',
+      "setting name: check-target, max-spend-per-run, max-spend-per-day, allowed-periods, allowed-countries or ledger-url (back to this machine's own ledger)",
+    );
 export type Input = InputOf<typeof command>;
 
 export default defineCommand({

@@ -121,7 +121,19 @@ export class PgJournal implements JournalStore {
 
   async tag(tags: readonly TagEntry[]): Promise<void> {
     if (tags.length === 0) return;
-    await insertTags((t, v) => this.db.query(t, v), this.account, tags);
+    try {
+      await insertTags((t, v) => this.db.query(t, v), this.account, tags);
+    } catch (err) {
+      // Kept on this machine instead: `ledger push` copies it once the database is back.
+      await this.local.tag(tags);
+      const cause = unavailable(this.db.where, err);
+      throw new LedgerUnavailableError(
+        `${cause.message}; the tag is kept in this machine's journal ${this.local.path} for proxyctl ledger push`,
+        {
+          cause: err,
+        },
+      );
+    }
   }
 
   async read(): Promise<LedgerEntry[]> {
