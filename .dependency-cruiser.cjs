@@ -123,6 +123,22 @@ module.exports = {
       to: { path: '(^|/)node_modules/@napi-rs/keyring' },
     },
     {
+      name: 'pg-only-through-the-shared-ledger',
+      severity: 'error',
+      comment:
+        "src/ledger/pg/ is the one door to PostgreSQL (a team's shared ledger): node-postgres loads only when a ledger URL is set, through context/shared-store.ts",
+      from: { pathNot: '^src/ledger/pg/' },
+      to: { path: '(^|/)node_modules/(pg|@types/pg)/' },
+    },
+    {
+      name: 'shared-ledger-loaded-lazily',
+      severity: 'error',
+      comment:
+        'the shared ledger module (and pg with it) is imported only with import(), by context/shared-store.ts, when a ledger URL is set',
+      from: { pathNot: '^src/ledger/pg/' },
+      to: { path: '^src/ledger/pg/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'an import that resolves to nothing',

@@ -2,8 +2,8 @@
 // `npm run bench`: runs every benchmark in turn and writes bench/RESULTS.md with the date, the
 // machine and the Node versions above their output. The CLI's figures are measured on Node 24
 // (installed from the npm registry as `npm test` installs it, scripts/lib/node-binary.mjs) and on
-// this machine's Node, in one run; the sandbox, `units check` and purchase records benches run on
-// this machine's Node. The hand-written analysis below the ANALYSIS marker in RESULTS.md is kept as
+// this machine's Node, in one run; the sandbox, `units check`, purchase records and shared-ledger
+// benches run on this machine's Node. The hand-written analysis below the ANALYSIS marker in RESULTS.md is kept as
 // it is. Not part of `npm test` (timings are noisy). Needs nothing beyond `npm ci` (no hyperfine).
 //   node bench/run.mjs [--runs 15] [--skip-create]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -28,6 +28,7 @@ const cli = run('cli.mjs', ['--node', node24, '--node', process.execPath, ...arg
 const sandbox = run('sandbox.mjs', []);
 const check = run('check.mjs', []);
 const records = run('records.mjs', []);
+const ledger = run('ledger.mjs', []);
 const loadAfter = loadavg()[0];
 
 const MARKER = '<!-- ANALYSIS: everything below is kept by bench/run.mjs -->';
@@ -66,9 +67,10 @@ const body = [
   '```',
   '',
   records.ok ? records.out : '## Purchase records: local work per purchase (`bench/records.mjs`)\n\nFAILED (see the console output)\n',
+  ledger.ok ? ledger.out : '## Shared ledger (PostgreSQL): what it adds (`bench/ledger.mjs`)\n\nFAILED (see the console output)\n',
 ].join('\n');
 writeFileSync(resultsFile, `${header}\n${body}\n${analysis}`);
 // The tables padded as `biome ci` (part of npm test) wants them.
 spawnSync(fileURLToPath(new URL('../node_modules/.bin/biome', import.meta.url)), ['format', '--write', resultsFile], { stdio: 'ignore' });
 console.log(`wrote ${resultsFile}`);
-process.exitCode = cli.ok && sandbox.ok && check.ok && records.ok ? 0 : 1;
+process.exitCode = cli.ok && sandbox.ok && check.ok && records.ok && ledger.ok ? 0 : 1;

@@ -2,8 +2,9 @@
 // has bash alone. The zsh and fish completion tests need those shells; the OS keyring tests need a
 // Secret Service of their own (a private D-Bus session bus and gnome-keyring on it:
 // test/helpers/secret-service.ts); the sandbox's proxies are tried with curl; the terminal tests
-// run the binary on a pty through script(1); the TLS tests make certificates with openssl. When CI is set, we are root and apt-get is there, install them
-// from Debian's packages so the tests run for real; anything else (a developer's machine, no root,
+// run the binary on a pty through script(1); the TLS tests make certificates with openssl; the team
+// ledger tests run a PostgreSQL cluster of their own (test/helpers/postgres.ts). When CI is set, we
+// are root and apt-get is there, install them from Debian's packages so the tests run for real; anything else (a developer's machine, no root,
 // no apt, no network) leaves the machine alone and the tests skip, saying so. Never fails the run.
 import { execFileSync, spawnSync } from 'node:child_process';
 
@@ -16,6 +17,8 @@ const NEEDS = [
   { tests: 'curl through the sandbox', commands: ['curl'], packages: ['curl'] },
   { tests: 'terminal (pty)', commands: ['script'], packages: ['bsdutils'] },
   { tests: 'TLS certificates', commands: ['openssl'], packages: ['openssl'] },
+  // Debian's server package: initdb and pg_ctl in /usr/lib/postgresql/<v>/bin, pg_ctlcluster and psql on PATH.
+  { tests: 'shared ledger (PostgreSQL)', commands: ['pg_ctlcluster', 'psql'], packages: ['postgresql'] },
   {
     tests: 'OS keyring',
     commands: ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon'],

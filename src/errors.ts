@@ -86,6 +86,17 @@ export class NetworkError extends CliError {
   }
 }
 
+/**
+ * The shared ledger (`ledger-url`) cannot be reached or used. Exit 9. A charging run meets it before
+ * anything is charged, or mid-run after the last charge it recorded (the debits it could not enter
+ * there are kept in this machine's journal); reads that need no ledger never meet it.
+ */
+export class LedgerUnavailableError extends CliError {
+  constructor(message: string, opts: { code?: string; hint?: string; cause?: unknown } = {}) {
+    super(message, { code: opts.code ?? 'ledger_unavailable', ...opts });
+  }
+}
+
 /** Ctrl-C. Exit 130. */
 export class InterruptedError extends CliError {
   constructor(message = 'interrupted') {
@@ -175,6 +186,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof AuthMissingError) return ExitCode.auth;
   if (err instanceof KeyringError) return ExitCode.auth;
   if (err instanceof NetworkError) return ExitCode.unavailable;
+  if (err instanceof LedgerUnavailableError) return ExitCode.unavailable;
   if (err instanceof InterruptedError) return ExitCode.interrupted;
   if (err instanceof PartialFailureError) return ExitCode.partialFailure;
   if (err instanceof SignatureError) return ExitCode.signatureInvalid;
@@ -279,7 +291,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   6: 'insufficient balance (402)',
   7: 'rate limited after the retries allowed (429)',
   8: 'conflict (409)',
-  9: "service unavailable: 5xx, network failure, timeout, or an answer that is not the API's (redirect, wrong shape, an error status this table does not list); or the API answered `extended`/`removed`/`modified: false` (never taken as done)",
+  9: "service unavailable: 5xx, network failure, timeout, or an answer that is not the API's (redirect, wrong shape, an error status this table does not list); or the API answered `extended`/`removed`/`modified: false` (never taken as done); or the shared ledger (`ledger-url`) cannot be reached: nothing is charged",
   10: 'partial failure of a bulk command; `units check`: any check failed; or the money was spent but the output failed (a `--jq` error after a purchase or extension: what was bought or extended is named on stderr, never exit 2)',
   11: 'webhook signature invalid',
   12: 'refused by a budget or policy of the profile (`max-spend-per-run`, `max-spend-per-day`, `allowed-periods`, `allowed-countries`); nothing was charged',

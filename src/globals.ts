@@ -128,6 +128,10 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   { name: 'PROXYCTL_INSECURE_STORAGE', meaning: 'set to 1: login keeps keys in the config file, not the OS keyring (--insecure-storage)' },
   { name: 'PROXYCTL_CONFIG_DIR', meaning: 'directory of the config file, and of the caches in cache/ (default: the OS dirs)' },
   { name: 'PROXYCTL_DEBUG', meaning: 'set to 1: HTTP trace on stderr, the API key redacted (--debug)' },
+  {
+    name: 'PROXYCTL_LEDGER_URL',
+    meaning: "a team's shared ledger, postgres://user:password@host:5432/db (overrides the profile's ledger-url)",
+  },
   { name: 'PROXYCTL_WEBHOOK_SECRET', meaning: 'webhook secret for `webhook verify` and `webhook listen` (--secret)' },
   { name: 'NO_COLOR', meaning: 'no colour (--no-color)' },
   { name: 'FORCE_COLOR', meaning: 'colour even when the output is not a terminal' },

@@ -12,7 +12,7 @@ import { extendSafely } from './units/extend-safely.js';
 import { newBaseKey } from './units/idempotency.js';
 import type { CreateBody, Extended, Unit } from './units/types.js';
 import { userAgent } from './version.js';
-import { Journal, type Ledger, type SpendPolicy } from './ledger/index.js';
+import { fileLedger, type Ledger, type SpendPolicy } from './ledger/index.js';
 
 export {
   ApiError,
@@ -124,7 +124,7 @@ export class ResellerClient extends ApiClient {
       records: store,
     });
     const l = opts.ledger;
-    this.ledger = l ? { journal: new Journal(l.dir, this.accountId()), source: 'sdk', profile: l.profile, policy: l.policy } : undefined;
+    this.ledger = l ? { ...fileLedger(l.dir, this.accountId()), source: 'sdk', profile: l.profile, policy: l.policy } : undefined;
   }
 
   /**

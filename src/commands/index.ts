@@ -15,6 +15,7 @@ import pools from './pools/index.js';
 import profiles from './profiles/index.js';
 import sandbox from './sandbox/index.js';
 import spend from './spend/index.js';
+import ledger from './ledger/index.js';
 import status from './status/status.command.js';
 import units from './units/index.js';
 import webhook from './webhook/index.js';
@@ -22,7 +23,7 @@ import webhook from './webhook/index.js';
 export const commands: readonly AnyDefinition[] = [
   ...inGroup('Units', [units]),
   ...inGroup('Catalogue', [...catalogue, pools]),
-  ...inGroup('Account', [me, account, status, spend, customers]),
+  ...inGroup('Account', [me, account, status, spend, customers, ledger]),
   ...inGroup('Webhooks', [webhook]),
   ...inGroup('Sandbox', [sandbox]),
   ...inGroup('Setup', [...session, profiles, config, completion]),

@@ -38,6 +38,13 @@ export interface Profile {
   defaultMarkupPercent?: number | undefined;
   /** `customers set NAME …`: each customer's markup (percent) and fixed prices per period (USD). */
   customerPrices?: Record<string, { markupPercent?: number | undefined; prices?: Record<string, number> | undefined }> | undefined;
+  /**
+   * `config set ledger-url postgres://…`: the team's shared ledger, its password left out (it is
+   * kept where API keys are: `ledgerPasswordRef: "keyring"`, or `ledgerPassword` in this 0600 file).
+   */
+  ledgerUrl?: string | undefined;
+  ledgerPassword?: string | undefined;
+  ledgerPasswordRef?: 'keyring' | undefined;
 }
 
 /** Profile settings that `proxyctl config set/get/unset` manage (not the key or base URL). */
@@ -47,7 +54,8 @@ export type ProfileSetting =
   | 'maxSpendPerDay'
   | 'allowedPeriods'
   | 'allowedCountries'
-  | 'defaultMarkupPercent';
+  | 'defaultMarkupPercent'
+  | 'ledgerUrl';
 /** What a profile holds besides its key and base URL: its settings, and what commands remember for it. */
 export type ProfileField = Exclude<keyof Profile, 'baseUrl' | 'apiKey' | 'apiKeyRef'>;
 

@@ -7,6 +7,7 @@ import { cacheDir, dataDir } from '../config/dirs.js';
 import { userAgent } from '../version.js';
 import { escapeControl } from '../output/escape.js';
 import { sightings } from './sightings.js';
+import { sharedStoreOf } from './shared-store.js';
 
 /** A client for a known base URL and key (also used by login to verify a key before saving it). */
 export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClient {
@@ -22,12 +23,44 @@ export function buildApiClient(ctx: Context, url: URL, apiKey: string): ApiClien
       (await import('../config/store.js')).openKeyValueFile(cacheDir(ctx.io.env), 'discovery.json', (msg) => ctx.warn(msg), what),
     ),
     // Appended lines (purchases.jsonl); a purchases.json of an earlier version is read beneath them.
-    records: fileStore(ctx, 'the purchase records', true, async (what) =>
-      (await import('../config/records.js')).openRecordFile(dataDir(ctx.io.env), 'purchases.jsonl', 'purchases.json', what),
+    // With a shared ledger, in its database too, so a batch resumes on any machine of the team.
+    records: teamRecords(
+      ctx,
+      fileStore(ctx, 'the purchase records', true, async (what) =>
+        (await import('../config/records.js')).openRecordFile(dataDir(ctx.io.env), 'purchases.jsonl', 'purchases.json', what),
+      ),
     ),
     activity: ctx.activity,
     observe: sightings(ctx),
   });
+}
+
+/** The purchase records: this machine's, or (a ledger URL set) the shared store's over them. */
+function teamRecords(ctx: Context, local: AsyncCache): AsyncCache {
+  let chosen: Promise<AsyncCache> | undefined;
+  let warned = false;
+  const pick = () =>
+    (chosen ??= sharedStoreOf(ctx).then(
+      (shared) => (shared ? shared.records(local) : local),
+      () => local,
+    ));
+  return {
+    get: async <T>(key: string) => {
+      try {
+        return await (await pick()).get<T>(key);
+      } catch {
+        return undefined;
+      }
+    },
+    set: async (key, value) => {
+      try {
+        await (await pick()).set(key, value);
+      } catch (err) {
+        if (!warned) ctx.warn(`the purchase record is kept on this machine only: ${(err as Error).message}`);
+        warned = true;
+      }
+    },
+  };
 }
 
 /**

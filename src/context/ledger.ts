@@ -1,18 +1,19 @@
-// ctx.ledger(): the journal of the account the command's API client speaks for, in the data dir,
-// with the spending policy of the profile in use (`config set max-spend-per-day …`).
-import { join } from 'node:path';
+// ctx.ledger(): the journal and budget holds of the account the command's API client speaks for,
+// with the spending policy of the profile in use (`config set max-spend-per-day …`): this machine's
+// files, or the team's shared store when a ledger URL is set (shared-store.ts), whose settings are
+// then the team's, read from the database at the moment of each charge.
 import type { Context } from './types.js';
-import { dataDir } from '../config/dirs.js';
-import { hasPolicy, Journal, type Ledger, type SpendPolicy } from '../ledger/index.js';
-import type { Profile } from '../config/store.js';
+import { fileLedger, hasPolicy, type Ledger, type SettingsSource, type SpendPolicy } from '../ledger/index.js';
+import type { ConfigStore, ProfileField } from '../config/store.js';
 import { profileInUse } from './credentials.js';
+import { localLedgerDir, sharedStoreOf } from './shared-store.js';
 
 /**
  * The profile's policy. A value a hand edit broke is not silently dropped (that would lift a
  * budget): an amount that is not a number counts as 0 (nothing may be spent) and a list that is
  * not strings as empty (nothing is allowed), until `config set` writes it again.
  */
-export function policyOf(profile: Profile | undefined): SpendPolicy | undefined {
+export function policyOf(profile: { readonly [K in keyof SpendPolicy]?: unknown } | undefined): SpendPolicy | undefined {
   if (!profile) return undefined;
   const amount = (v: unknown) => (v === undefined ? undefined : typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
   const strings = (v: unknown) =>
@@ -26,18 +27,54 @@ export function policyOf(profile: Profile | undefined): SpendPolicy | undefined 
   return hasPolicy(policy) ? policy : undefined;
 }
 
-export async function openLedger(ctx: Context): Promise<Ledger> {
-  const [api, store] = await Promise.all([ctx.api(), ctx.config()]);
-  const profile = profileInUse(ctx, store);
+/** A profile's money settings in the config file (the settings source of one machine). */
+function profileSettingsSource(store: ConfigStore, profile: string): SettingsSource {
   return {
-    journal: new Journal(join(dataDir(ctx.io.env), 'ledger'), api.accountId()),
-    source: 'cli',
-    profile,
+    where: store.path,
+    shared: false,
+    read: async () => ({ ...(store.profileNow(profile) ?? {}) }),
+    set: (name, value) => store.setProfileSetting(profile, name as ProfileField, value as never),
+  };
+}
+
+/**
+ * Where the money settings of the profile in use live: with a shared ledger, the team's (in the
+ * database, per account: the API key's); else the profile's, in config.json. Budgets and policy are
+ * read through it at each charge; other money settings (customer prices) can use it by name.
+ */
+export async function settingsSource(ctx: Context): Promise<SettingsSource> {
+  const shared = await sharedStoreOf(ctx);
+  const store = await ctx.config();
+  if (!shared) return profileSettingsSource(store, profileInUse(ctx, store));
+  const api = await ctx.api();
+  return shared.account(api.accountId(), fileLedger(localLedgerDir(ctx), api.accountId()).local).settings;
+}
+
+export async function openLedger(ctx: Context): Promise<Ledger> {
+  const [api, store, shared] = await Promise.all([ctx.api(), ctx.config(), sharedStoreOf(ctx)]);
+  const profile = profileInUse(ctx, store);
+  const files = fileLedger(localLedgerDir(ctx), api.accountId());
+  const common = { source: 'cli' as const, profile, warn: (m: string) => ctx.warn(m), now: ctx.now };
+  if (shared) {
+    const team = shared.account(api.accountId(), files.local);
+    return {
+      ...common,
+      journal: team.journal,
+      holds: team.holds,
+      local: files.local,
+      shared: true,
+      settings: team.settings,
+      // The team's budgets and policy, read from the database at every check.
+      readPolicy: async () => policyOf(await team.settings.read()),
+    };
+  }
+  return {
+    ...common,
+    ...files,
+    settings: profileSettingsSource(store, profile),
     policy: policyOf(store.profile(profile)),
     // Every check reads the file again: a budget lowered while a run or a server is at work holds
     // from its next charge on.
     readPolicy: () => policyOf(store.profileNow(profile)),
-    warn: (m) => ctx.warn(m),
-    now: ctx.now,
   };
 }

@@ -189,3 +189,75 @@ export async function migrateKeys(ctx: Context, store: ConfigStore): Promise<str
   }
   return moved;
 }
+
+/** The keyring account of a profile's shared-ledger password (beside its API key's). */
+const ledgerAccount = (ctx: Context, profile: string) => `ledger-url of ${keyringAccount(ctx, profile)}`;
+
+/**
+ * Keeps the password of a profile's shared ledger (`config set ledger-url`) where its API key would
+ * go: the OS keyring where one is usable, else the 0600 config file, saying so. The URL itself is
+ * stored without it. Returns what to tell.
+ */
+export async function saveLedgerPassword(
+  ctx: Context,
+  store: ConfigStore,
+  profile: string,
+  password: string | undefined,
+): Promise<KeyNote[]> {
+  const before = store.profile(profile);
+  if (password === undefined) {
+    await forgetLedgerPassword(ctx, profile, before);
+    await store.setProfileSetting(profile, 'ledgerPassword', undefined);
+    await store.setProfileSetting(profile, 'ledgerPasswordRef', undefined);
+    return [];
+  }
+  const asked = fileAskedFor(ctx, false);
+  let noKeyring: string | undefined;
+  if (asked === undefined) {
+    const failed = await attempt(writeKeyringKey(ledgerAccount(ctx, profile), password, ctx.signal));
+    if (!(failed instanceof KeyringError)) {
+      await store.setProfileSetting(profile, 'ledgerPassword', undefined);
+      await store.setProfileSetting(profile, 'ledgerPasswordRef', 'keyring');
+      return [];
+    }
+    if (failed.reason === 'refused') {
+      throw reworded(
+        failed,
+        `the OS keyring refused to store the shared ledger's password (${failed.detail}); nothing was saved`,
+        `${UNLOCK} and run the command again, or set PROXYCTL_INSECURE_STORAGE=1 to keep it in the config file`,
+      );
+    }
+    noKeyring = failed.detail;
+  }
+  await store.setProfileSetting(profile, 'ledgerPasswordRef', undefined);
+  await store.setProfileSetting(profile, 'ledgerPassword', password);
+  return [
+    noKeyring !== undefined
+      ? {
+          warn: true,
+          text: `no usable OS keyring (${noKeyring}): the ledger's password is stored in the config file, readable only by you`,
+        }
+      : { warn: false, text: `The ledger's password is stored in the config file, not the OS keyring (${asked}).` },
+  ];
+}
+
+/** The password of a profile's shared ledger, from wherever it lives; undefined when it has none. */
+export async function readLedgerPassword(ctx: Context, name: string, p: Profile): Promise<string | undefined> {
+  if (p.ledgerPasswordRef !== 'keyring') return nonEmpty(p.ledgerPassword);
+  const key = await attempt(readKeyringKey(ledgerAccount(ctx, name), ctx.signal));
+  if (key instanceof KeyringError) {
+    throw reworded(
+      key,
+      `cannot read the shared ledger's password of profile "${name}" from the OS keyring (${key.detail})`,
+      `${UNLOCK} and run the command again, or set PROXYCTL_LEDGER_URL for this run`,
+    );
+  }
+  return nonEmpty(key);
+}
+
+/** Takes a profile's ledger password out of the keyring (config unset ledger-url, profiles remove). */
+export async function forgetLedgerPassword(ctx: Context, name: string, p: Profile | undefined): Promise<void> {
+  if (p?.ledgerPasswordRef !== 'keyring') return;
+  const failed = await attempt(deleteKeyringKey(ledgerAccount(ctx, name), ctx.signal));
+  if (failed instanceof KeyringError) ctx.warn(leftBehind(name, ledgerAccount(ctx, name), failed.detail));
+}

@@ -3,8 +3,10 @@
 // of other runs may still spend, refuses (exit 12) when its own total does not fit, and otherwise
 // records its hold, with the unit refs it is about to extend. Its debits go into the journal as
 // they happen, naming the hold; releasing the hold at the end gives back what it did not spend.
-// Each hold is kept alive by its own proper-lockfile lock (refreshed while the process runs): a
-// hold whose lock went stale (within 5 seconds) belongs to a run that was killed.
+// Where holds and debits live is the store's business (store.ts: files on one machine, or a team's
+// database); each hold is kept alive by a mark of its store (files: its own lock, refreshed while
+// the process runs, stale within 5 seconds; PostgreSQL: its run's own session and lease), and a
+// hold whose mark is gone belongs to a run that was killed.
 //
 // A killed run blocks nobody: its refs are free at once and the lock is never stuck. What it held
 // and did not enter is another matter: the purchases or extensions it had on the wire may have gone
@@ -23,11 +25,9 @@
 // sees the first's hold. Two overlapping renewals never extend a unit twice: the second sees the
 // refs the first holds and leaves them out.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { ConflictError, NotFoundError, PolicyError, UsageError } from '../errors.js';
-import type { Journal } from './journal.js';
+import { ConflictError, NotFoundError, PolicyError } from '../errors.js';
+import type { HoldRecord, HoldStore, HoldsView } from './store.js';
 
 /** A profile's spending rules (`config set max-spend-per-run …`); the SDK takes the same object. */
 export interface SpendPolicy {
@@ -43,7 +43,6 @@ export interface SpendPolicy {
 
 export const DAY_MS = 24 * 3600 * 1000;
 const LOCK_STALE_MS = 5000;
-const LOCK_WAIT_MS = 30_000;
 
 const usd = (n: number) => `${(Math.round(n * 100) / 100).toFixed(2)} USD`;
 
@@ -94,32 +93,6 @@ const cents = (n: number) => Math.round(n * 100);
  */
 const SAME_KEY_WAIT_MS = LOCK_STALE_MS + 2000;
 
-interface HoldRecord {
-  id: string;
-  amountUsd: number;
-  refs: string[];
-  at: string;
-  /** A purchase batch's idempotency base key, and what one of its units costs (its quote). */
-  key?: string | undefined;
-  unitUsd?: number | undefined;
-  /** The holds of killed runs with the same key this one took over (counted in its amountUsd). */
-  took?: string[] | undefined;
-  /** Where and through what the run holding it runs (for `spend holds`). */
-  host?: string | undefined;
-  source?: string | undefined;
-  /**
-   * Set when a run that took over a killed run's hold ended before entering all it holds: what is
-   * left may be debits of the killed run that nobody has entered yet, so it keeps counting, as a
-   * hold no run is alive for, until the key is resumed again, it is all entered, 24 hours pass or
-   * it is dropped.
-   */
-  endedAt?: string | undefined;
-}
-
-interface HoldsFile {
-  holds: HoldRecord[];
-}
-
 /** A purchase batch: resuming its key takes over the hold of a killed run with the same key. */
 export interface HoldBatch {
   /** The idempotency base key (`--idempotency-key`). */
@@ -154,6 +127,8 @@ export interface Hold {
   readonly heldToday: number;
   /** The holds of killed runs with this batch's key that this run took over. */
   readonly tookOver: readonly string[];
+  /** Aborted when the store can no longer show this hold alive (a shared store lost): charge no more. */
+  readonly lost?: AbortSignal | undefined;
   /** Gives back what this run did not spend and lets other runs take its refs. Never throws. */
   release(): Promise<void>;
 }
@@ -186,38 +161,21 @@ interface Surveyed {
   remainingUsd: number;
 }
 
-type Lockfile = typeof import('proper-lockfile');
-
-const holdsPathOf = (journal: Journal) => join(journal.dir, `${journal.account}.holds.json`);
-/** The file a hold's own lock is taken on (proper-lockfile makes the directory `<it>.lock`). */
-const lockPathOf = (journal: Journal, id: string) => join(journal.dir, `${journal.account}.hold-${id}`);
-
 /**
- * Every hold in the file, with what its run entered and what it still counts, and what the
- * journal says was spent in the 24 hours before `now`. A hold no run is alive for lapses (comes
- * back in `lapsed`, to be written out of the file) when all it held is entered or it is a day old.
+ * Every hold kept, with what its run entered and what it still counts, and what the journal says
+ * was spent in the 24 hours before `now`. A hold no run is alive for lapses (comes back in
+ * `lapsed`, to be written out of the store) when all it held is entered or it is a day old.
  */
-async function survey(
-  lockfile: Lockfile,
-  journal: Journal,
-  now: Date,
-): Promise<{ holds: Surveyed[]; lapsed: HoldRecord[]; spentToday: number }> {
-  const file = await readHolds(holdsPathOf(journal));
-  const entries = await journal.read();
-  const since = now.getTime() - DAY_MS;
-  const spentToday = entries.reduce((sum, e) => (Date.parse(e.at) > since ? sum + e.priceUsd : sum), 0);
-  // A hold may still spend what it held less what its run has already entered.
-  const enteredBy = new Map<string, number>();
-  for (const e of entries) if (e.hold) enteredBy.set(e.hold, (enteredBy.get(e.hold) ?? 0) + e.priceUsd);
+async function survey(view: HoldsView, now: Date): Promise<{ holds: Surveyed[]; lapsed: HoldRecord[]; spentToday: number }> {
+  const records = await view.records();
+  const { spent: spentToday, enteredBy } = await view.spending(now.getTime() - DAY_MS);
   const holds: Surveyed[] = [];
   const lapsed: HoldRecord[] = [];
-  for (const rec of file.holds) {
-    const alive =
-      rec.endedAt === undefined &&
-      (await lockfile.check(lockPathOf(journal, rec.id), { realpath: false, stale: LOCK_STALE_MS }).catch(() => false));
+  for (const { rec, alive } of records) {
+    // A hold may still spend what it held less what its run has already entered.
     const enteredUsd = enteredBy.get(rec.id) ?? 0;
     const remainingUsd = Math.max(0, rec.amountUsd - enteredUsd);
-    if (alive) holds.push({ rec, state: 'live', enteredUsd, remainingUsd });
+    if (alive && rec.endedAt === undefined) holds.push({ rec, state: 'live', enteredUsd, remainingUsd });
     else if (now.getTime() - Date.parse(rec.at) >= DAY_MS || !(Date.parse(rec.at) > 0) || cents(remainingUsd) <= 0) lapsed.push(rec);
     else holds.push({ rec, state: rec.endedAt === undefined ? 'killed' : 'ended', enteredUsd, remainingUsd });
   }
@@ -250,10 +208,6 @@ function heldFor(own: number, batch: HoldBatch | undefined, dead: readonly Surve
 
 const sumRemaining = (hs: readonly Surveyed[]) => hs.reduce((sum, h) => sum + h.remainingUsd, 0);
 
-async function forgetLocks(journal: Journal, ids: readonly string[]): Promise<void> {
-  for (const id of ids) await rm(`${lockPathOf(journal, id)}.lock`, { recursive: true, force: true }).catch(() => undefined);
-}
-
 const WAIT = Symbol('wait');
 
 /**
@@ -261,22 +215,18 @@ const WAIT = Symbol('wait');
  * hold that still counts, under the account's lock. Throws PolicyError (exit 12) before anything
  * is charged. A batch resumed with its key takes over the holds of killed runs with that key.
  */
-export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold> {
-  const { default: lockfile } = await import('proper-lockfile');
-  await mkdir(journal.dir, { recursive: true, mode: 0o700 });
-  const holdsPath = holdsPathOf(journal);
+export async function takeHold(store: HoldStore, req: HoldRequest): Promise<Hold> {
   const id = randomUUID();
-  const ownLock = lockPathOf(journal, id);
-  // Our own hold's lock first, so from the moment it is recorded it is seen alive.
-  const releaseOwn = await lockfile.lock(ownLock, { realpath: false, stale: LOCK_STALE_MS, update: 1000, onCompromised: () => undefined });
+  // Our own hold's mark first, so from the moment it is recorded it is seen alive.
+  const own = await store.keepAlive(id);
   let recorded = false;
   try {
     const waitUntil = Date.now() + SAME_KEY_WAIT_MS;
     const batch = req.batch;
     let told = false;
     for (;;) {
-      const result = await underLock(lockfile, holdsPath, req.warn, async (write) => {
-        const { holds, lapsed, spentToday } = await survey(lockfile, journal, req.now);
+      const result = await store.locked(req.warn, async (view, change) => {
+        const { holds, lapsed, spentToday } = await survey(view, req.now);
         const live = holds.filter((h) => h.state === 'live');
         // A run with this key still seen alive is most likely the one just killed, its lock not
         // yet stale: wait for it rather than count its hold beside ours. (Two runs of the same
@@ -286,9 +236,9 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
         const asked = req.refs ?? [];
         const refs = asked.filter((r) => !taken.has(r));
         const heldElsewhere = asked.filter((r) => taken.has(r));
-        const own = req.cost(refs);
+        const ownCost = req.cost(refs);
         const takeOver = batch ? holds.filter((h) => h.state !== 'live' && h.rec.key === batch.key) : [];
-        const amountUsd = heldFor(own, batch, takeOver);
+        const amountUsd = heldFor(ownCost, batch, takeOver);
         const others = holds.filter((h) => !takeOver.includes(h));
         const atWork = sumRemaining(others.filter((h) => h.state === 'live'));
         const dead = sumRemaining(others.filter((h) => h.state !== 'live'));
@@ -296,13 +246,13 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
         const max = req.policy?.maxSpendPerDay;
         if (max !== undefined && amountUsd > 0 && cents(spentToday) + cents(heldToday) + cents(amountUsd) > cents(max)) {
           const carried =
-            cents(amountUsd) > cents(own)
-              ? ` (and up to ${usd(amountUsd - own)} the killed run with this idempotency key may have charged and not entered)`
+            cents(amountUsd) > cents(ownCost)
+              ? ` (and up to ${usd(amountUsd - ownCost)} the killed run with this idempotency key may have charged and not entered)`
               : '';
           const atWorkText = atWork > 0 ? ` and ${usd(atWork)} held by other runs still at work` : '';
           const deadText = dead > 0 ? ` and ${usd(dead)} held by runs that were killed (their purchases may have gone through)` : '';
           throw new PolicyError(
-            `this would charge ${usd(own)}${carried}; ${usd(spentToday)} was spent in the last 24 hours${atWorkText}${deadText}, and max-spend-per-day is ${usd(max)}; nothing was charged`,
+            `this would charge ${usd(ownCost)}${carried}; ${usd(spentToday)} was spent in the last 24 hours${atWorkText}${deadText}, and max-spend-per-day is ${usd(max)}; nothing was charged`,
             {
               code: 'budget_exceeded',
               hint: `${usd(Math.max(0, max - spentToday - heldToday))} is left in the daily budget now${
@@ -323,35 +273,36 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
           host: hostname(),
           source: req.source,
         };
-        await write({ holds: [...others.map((h) => h.rec), mine] });
-        recorded = true;
         const gone = [...lapsed, ...takeOver.map((h) => h.rec)].map((h) => h.id);
+        await change({ put: [mine], remove: gone });
+        recorded = true;
         return { refs, heldElsewhere, spentToday, heldToday, tookOver: takeOver.map((h) => h.rec.id), gone };
       });
       if (result !== WAIT) {
-        await forgetLocks(journal, result.gone);
+        await store.forget(result.gone);
         let released = false;
         const { gone: _, ...taken } = result;
         return {
           id,
           ...taken,
+          lost: own.lost,
           release: async () => {
             if (released) return;
             released = true;
-            await underLock(lockfile, holdsPath, undefined, async (write) => {
-              const file = await readHolds(holdsPath);
-              const rec = file.holds.find((h) => h.id === id);
-              // A run that took over a killed run's hold and ends (Ctrl-C, failures) before
-              // entering all it holds may leave the killed run's debits unentered: that much stays.
-              let left: HoldRecord | undefined;
-              if (rec?.took) {
-                const entered = (await journal.read()).reduce((sum, e) => (e.hold === id ? sum + e.priceUsd : sum), 0);
-                if (cents(rec.amountUsd - entered) > 0) left = { ...rec, refs: [], endedAt: new Date().toISOString() };
-              }
-              await write({ holds: file.holds.flatMap((h) => (h.id !== id ? [h] : left ? [left] : [])) });
-            }).catch(() => undefined);
-            await releaseOwn().catch(() => undefined);
-            await rm(ownLock, { recursive: true, force: true }).catch(() => undefined);
+            await store
+              .locked(undefined, async (view, change) => {
+                const rec = (await view.records()).find((h) => h.rec.id === id)?.rec;
+                // A run that took over a killed run's hold and ends (Ctrl-C, failures) before
+                // entering all it holds may leave the killed run's debits unentered: that much stays.
+                let left: HoldRecord | undefined;
+                if (rec?.took) {
+                  const entered = (await view.spending(0)).enteredBy.get(id) ?? 0;
+                  if (cents(rec.amountUsd - entered) > 0) left = { ...rec, refs: [], endedAt: new Date().toISOString() };
+                }
+                await change(left ? { put: [left] } : { remove: [id] });
+              })
+              .catch(() => undefined);
+            await own.release().catch(() => undefined);
           },
         };
       }
@@ -361,10 +312,7 @@ export async function takeHold(journal: Journal, req: HoldRequest): Promise<Hold
       await new Promise((r) => setTimeout(r, 250));
     }
   } catch (err) {
-    if (!recorded) {
-      await releaseOwn().catch(() => undefined);
-      await rm(ownLock, { recursive: true, force: true }).catch(() => undefined);
-    }
+    if (!recorded) await own.release().catch(() => undefined);
     throw err;
   }
 }
@@ -388,9 +336,8 @@ function infoOf(h: Surveyed): HoldInfo {
 }
 
 /** The holds that count now: those of runs at work, and those of runs gone that have not lapsed. */
-export async function listHolds(journal: Journal, now: Date): Promise<HoldInfo[]> {
-  const { default: lockfile } = await import('proper-lockfile');
-  const { holds } = await survey(lockfile, journal, now);
+export async function listHolds(store: HoldStore, now: Date): Promise<HoldInfo[]> {
+  const { holds } = await survey(store.view(), now);
   return holds.map(infoOf);
 }
 
@@ -398,12 +345,9 @@ export async function listHolds(journal: Journal, now: Date): Promise<HoldInfo[]
  * Drops the hold `id` of a run that is gone, so it no longer counts against the daily budget
  * (`spend holds --drop`): budget, not money. Exit 5 for no such hold, 8 for a run still at work.
  */
-export async function dropHold(journal: Journal, id: string, now: Date): Promise<HoldInfo> {
-  const { default: lockfile } = await import('proper-lockfile');
-  await mkdir(journal.dir, { recursive: true, mode: 0o700 });
-  const holdsPath = holdsPathOf(journal);
-  const dropped = await underLock(lockfile, holdsPath, undefined, async (write) => {
-    const { holds, lapsed } = await survey(lockfile, journal, now);
+export async function dropHold(store: HoldStore, id: string, now: Date): Promise<HoldInfo> {
+  const dropped = await store.locked(undefined, async (view, change) => {
+    const { holds, lapsed } = await survey(view, now);
     const h = holds.find((x) => x.rec.id === id);
     if (!h) {
       throw new NotFoundError(`no budget hold ${id} counts now (it ended, lapsed or was never taken); nothing was dropped`, {
@@ -416,54 +360,10 @@ export async function dropHold(journal: Journal, id: string, now: Date): Promise
         code: 'hold_live',
       });
     }
-    await write({ holds: holds.filter((x) => x !== h).map((x) => x.rec) });
-    return { info: infoOf(h), gone: [id, ...lapsed.map((x) => x.id)] };
+    const gone = [id, ...lapsed.map((x) => x.id)];
+    await change({ remove: gone });
+    return { info: infoOf(h), gone };
   });
-  await forgetLocks(journal, dropped.gone);
+  await store.forget(dropped.gone);
   return dropped.info;
-}
-
-async function readHolds(path: string): Promise<HoldsFile> {
-  try {
-    const v = JSON.parse(await readFile(path, 'utf8')) as Partial<HoldsFile>;
-    const holds = Array.isArray(v.holds) ? v.holds : [];
-    return {
-      holds: holds
-        .filter((h) => h && typeof h.id === 'string' && typeof h.at === 'string' && Number.isFinite(h.amountUsd))
-        .map((h) => ({ ...h, refs: Array.isArray(h.refs) ? h.refs.filter((r) => typeof r === 'string') : [] })),
-    };
-  } catch {
-    return { holds: [] };
-  }
-}
-
-async function underLock<T>(
-  lockfile: Lockfile,
-  path: string,
-  warn: ((message: string) => void) | undefined,
-  fn: (write: (data: HoldsFile) => Promise<void>) => Promise<T>,
-): Promise<T> {
-  const { default: writeFileAtomic } = await import('write-file-atomic');
-  const waiting = warn
-    ? setTimeout(() => warn(`waiting for the budget lock ${path}: another proxyctl run is taking its hold`), 5000)
-    : undefined;
-  waiting?.unref();
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(path, {
-      realpath: false,
-      stale: LOCK_STALE_MS,
-      retries: { retries: 10_000, factor: 1.5, minTimeout: 15, maxTimeout: 250, randomize: true, maxRetryTime: LOCK_WAIT_MS },
-      onCompromised: () => undefined,
-    });
-  } catch (err) {
-    throw new UsageError(`cannot take the budget lock ${path}: ${(err as Error).message}; nothing was charged`, { code: 'budget_locked' });
-  } finally {
-    if (waiting) clearTimeout(waiting);
-  }
-  try {
-    return await fn((data) => writeFileAtomic(path, `${JSON.stringify(data)}\n`, { mode: 0o600 }));
-  } finally {
-    await release().catch(() => undefined);
-  }
 }

@@ -17,11 +17,12 @@ import {
   type Renewal,
   type Statement,
 } from './billing.js';
-import type { Journal, LedgerEntry } from './journal.js';
+import type { LedgerEntry } from './journal.js';
+import type { JournalStore } from './store.js';
 import type { Window } from './window.js';
 
 export interface ReportSources {
-  journal: Journal;
+  journal: Pick<JournalStore, 'read'>;
   book: PriceBook;
 }
 

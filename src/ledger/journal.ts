@@ -82,6 +82,11 @@ export class Journal {
     this.path = join(dir, `${account}.jsonl`);
   }
 
+  /** Where it lives, for messages (JournalStore). */
+  get where(): string {
+    return this.path;
+  }
+
   /** Appends debits, one write per entry. Never throws for a duplicate: readers merge lines of one id. */
   async enter(entries: readonly LedgerEntry[]): Promise<void> {
     await this.append(entries);
@@ -104,25 +109,33 @@ export class Journal {
    * and reports read.
    */
   async read(): Promise<LedgerEntry[]> {
+    const { debits, tags } = await this.lines();
+    const byId = new Map<string, LedgerEntry[]>();
+    for (const d of debits) {
+      const same = byId.get(d.id);
+      if (same) same.push(d);
+      else byId.set(d.id, [d]);
+    }
+    return attribute([...byId.values()].map(mergeDebit), tags);
+  }
+
+  /** Every whole line as written, debits and tags apart, in order (what `ledger push` copies). */
+  async lines(): Promise<{ debits: LedgerEntry[]; tags: TagEntry[] }> {
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { debits: [], tags: [] };
       throw err;
     }
-    const byId = new Map<string, LedgerEntry[]>();
+    const debits: LedgerEntry[] = [];
     const tags: TagEntry[] = [];
     for (const line of text.split('\n')) {
       const l = parseLine(line);
       if (l?.tag) tags.push(l.tag);
-      else if (l?.debit) {
-        const same = byId.get(l.debit.id);
-        if (same) same.push(l.debit);
-        else byId.set(l.debit.id, [l.debit]);
-      }
+      else if (l?.debit) debits.push(l.debit);
     }
-    return attribute([...byId.values()].map(mergeDebit), tags);
+    return { debits, tags };
   }
 
   /** The ids already entered (to tell a new debit from one seen before). */

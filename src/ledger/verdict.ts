@@ -13,7 +13,7 @@ export interface BudgetVerdict {
 
 /** undefined when the profile has no budget or policy (nothing to say). */
 export async function budgetVerdict(ledger: Ledger | undefined, spend: Spend): Promise<BudgetVerdict | undefined> {
-  if (!hasPolicy(policyNow(ledger))) return undefined;
+  if (!hasPolicy(await policyNow(ledger))) return undefined;
   try {
     await underBudget(ledger, spend, async () => undefined);
     return { ok: true, text: 'within the budget and policy', error: undefined };

@@ -8,6 +8,7 @@ import {
   ApiError,
   CliError,
   InterruptedError,
+  LedgerUnavailableError,
   NotAppliedError,
   PartialFailureError,
   notAppliedObject,
@@ -29,6 +30,8 @@ export interface BulkReport<R> {
   interrupted: boolean;
   /** Stopped early by `BulkOptions.stop` (not by Ctrl-C). */
   stopped: boolean;
+  /** What stopped it, when the stop signal gave a reason (e.g. the shared ledger lost: LedgerUnavailableError). */
+  stopReason?: unknown;
 }
 
 export interface BulkOptions<T> {
@@ -100,6 +103,7 @@ export async function runBulk<T, R>(
     pending,
     interrupted,
     stopped: !interrupted && opts.stop?.aborted === true,
+    stopReason: !interrupted && opts.stop?.aborted === true ? opts.stop.reason : undefined,
   };
 }
 
@@ -121,7 +125,7 @@ export function itemOutcomes(report: BulkReport<unknown>): ItemOutcome[] {
 
 /**
  * After the results are printed: the summary on stderr and the error that sets the exit code.
- * Ctrl-C → 130; stopped early (`BulkOptions.stop`) → `stopError`; everything failed → that
+ * Ctrl-C → 130; stopped early (`BulkOptions.stop`) → `stopError`, or the shared ledger's error (exit 9); everything failed → that
  * failure's own code; some failed → 10. `finishRest`, given the labels not started after Ctrl-C,
  * is the command line that does exactly those; the summary then names them and prints it.
  */
@@ -149,6 +153,8 @@ export function settleBulk(
   if (report.interrupted) {
     throw new InterruptedError(`interrupted: ${ok.length} ${verb}, ${failed.length} failed, ${report.notStarted} not started`);
   }
+  // The shared ledger was lost mid-run: what was charged is told above, the rest never started.
+  if (report.stopped && report.stopReason instanceof LedgerUnavailableError) throw report.stopReason;
   if (report.stopped && stopError) throw stopError(ok.length);
   if (failed.length === 0) return;
   // Nothing succeeded: not a partial failure; the (first) failure's own exit code says what went wrong.

@@ -347,15 +347,18 @@ export async function createBatch(api: ApiClient, body: CreateBody, o: BatchOpti
   const replayed = new Set<number>();
   const untagged = new Map<string, string>();
   const breaker = new UpstreamBreaker();
-  // Items still retrying when the breaker trips stop at their next attempt, as on Ctrl-C.
-  const signal = AbortSignal.any([o.signal, breaker.signal]);
+  // Items still retrying when the breaker trips stop at their next attempt, as on Ctrl-C; so do
+  // they when the shared ledger is lost (a debit it could not take): nothing more is charged.
+  const ledgerStop = o.ledger?.stop;
+  const stop = ledgerStop ? AbortSignal.any([breaker.signal, ledgerStop]) : breaker.signal;
+  const signal = AbortSignal.any([o.signal, stop]);
   const report = await runBulk(
     { signal: o.signal },
     order,
     {
       verb: 'created',
       label: (i) => `#${i + 1}`,
-      stop: breaker.signal,
+      stop,
       ...(o.describe ? { describe: o.describe } : {}),
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
       ...(o.onUnit ? { onSuccess: (v: unknown) => o.onUnit?.(v as Unit) } : {}),

@@ -153,7 +153,13 @@ export async function extendBatch(ctx: { signal: AbortSignal }, api: ApiClient, 
   return underBudget(o.ledger, extensionSpend(o.quote, o.period, o.refs, o.pools), (refs, held) => {
     const elsewhere = o.refs.filter((r) => !refs.includes(r));
     if (elsewhere.length > 0) o.onHeldElsewhere?.(elsewhere);
-    return runBulk(ctx, [...refs], { verb: 'extended', label: (r) => r, ...(o.onEvent ? { onEvent: o.onEvent } : {}) }, (ref) =>
+    const opts = {
+      verb: 'extended',
+      label: (r: string) => r,
+      ...(held?.stop ? { stop: held.stop } : {}),
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+    };
+    return runBulk(ctx, [...refs], opts, (ref) =>
       extendOne(ref, () =>
         extendSafely(api, {
           ref,

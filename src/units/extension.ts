@@ -81,7 +81,7 @@ const plural = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
 /** The pools of units the caller did not know, read when the profile's countries have to be checked. */
 async function poolsFor(run: PayingRun, input: ExtensionInput): Promise<ReadonlyMap<string, string> | undefined> {
   const known = input.pools;
-  if (!policyNow(run.ledger)?.allowedCountries) return known;
+  if (!(await policyNow(run.ledger))?.allowedCountries) return known;
   const missing = input.refs.filter((r) => !known?.has(r));
   if (missing.length === 0) return known;
   const read = await runBulk(run, missing, { verb: 'read', label: (r) => r }, (ref) => getUnit(run.api, ref));
@@ -100,7 +100,7 @@ async function poolsFor(run: PayingRun, input: ExtensionInput): Promise<Readonly
  */
 async function fitExtension(run: PayingRun, input: ExtensionInput, prices: shapes.Prices): Promise<Fit> {
   const unitPrice = priceFor(prices, input.period, 'an extension');
-  const policy = policyNow(run.ledger);
+  const policy = await policyNow(run.ledger);
   const bounds: { usd: number; says: string }[] = [];
   if (input.maxSpend !== undefined) bounds.push({ usd: input.maxSpend, says: `--max-spend ${money(input.maxSpend)}` });
   if (policy?.maxSpendPerRun !== undefined)
@@ -131,7 +131,7 @@ export async function planExtension(
   given: ExtensionInput,
   steps: Pick<ExtensionSteps, 'onFit'> = {},
 ): Promise<ExtensionPlan> {
-  const policy = policyNow(run.ledger);
+  const policy = await policyNow(run.ledger);
   if (given.fit && given.maxSpend === undefined && policy?.maxSpendPerRun === undefined && policy?.maxSpendPerDay === undefined)
     throw new UsageError("--fit fits the batch under --max-spend or the profile's budget: give --max-spend USD too", {
       hint: 'or set a budget: proxyctl config set max-spend-per-run 100',

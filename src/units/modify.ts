@@ -124,7 +124,7 @@ async function noteTag(run: ModifyRun, ref: string, description: string, before:
   let path = 'the ledger';
   try {
     const ledger = await run.ledger();
-    path = ledger.journal.path;
+    path = ledger.journal.where;
     await ledger.journal.tag([{ kind: 'tag', ref, at: run.now().toISOString(), customer, from, profile: ledger.profile }]);
   } catch (err) {
     run.warn(`cannot write ${path}: ${(err as Error).message}; ${ref} is changed, but spend will not move its earlier debits with its tag`);

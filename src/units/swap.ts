@@ -11,13 +11,13 @@ import { describeChoice, pickSameCountry } from './same-country.js';
 import type { Pool, Unit } from './types.js';
 
 /** Refuses (exit 12) a move into a country the profile's policy does not allow. */
-export function assertMayMoveTo(ledger: Ledger | undefined, newPoolId: string): void {
+export async function assertMayMoveTo(ledger: Ledger | undefined, newPoolId: string): Promise<void> {
   const country = countryOfPool(newPoolId);
-  checkPolicy(policyNow(ledger), { amountUsd: 0, countries: country ? [country] : [] });
+  checkPolicy(await policyNow(ledger), { amountUsd: 0, countries: country ? [country] : [] });
 }
 
 export async function swapUnit(api: ApiClient, ledger: Ledger | undefined, ref: string, newPoolId: string): Promise<Unit> {
-  assertMayMoveTo(ledger, newPoolId);
+  await assertMayMoveTo(ledger, newPoolId);
   // A second swap would move the unit again, so only a request that never left is retried.
   const res = await explainingMiss(
     () => swapUnitTo(api, ref, newPoolId),

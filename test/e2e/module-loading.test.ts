@@ -3,12 +3,12 @@
 // bundle run, from V8's coverage). `--help`/`--version` must load none of the heavy dependencies nor
 // the config store; a one-request command must load no prompts, tables or spinners it does not use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnit, loadedBy, loginWithStdin, startKit, tempHome, type Kit, type Loaded } from '../helpers/index.js';
+import { createUnit, loadedBy, loginWithStdin, pickPools, startKit, tempHome, type Kit, type Loaded } from '../helpers/index.js';
 
 /** Modules of src/api/ every command may run: the flags' enums. */
 const LIGHT_API = ['src/api/enums.ts'];
 
-const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic', 'jq-wasm', '@napi-rs/keyring'];
+const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'proper-lockfile', 'write-file-atomic', 'jq-wasm', '@napi-rs/keyring', 'pg'];
 /** The OS keyring's native binding: only a key stored there loads it (test/config/keyring.test.ts shows that it does). */
 const KEYRING = '@napi-rs/keyring';
 const UNUSED_BY_ONE_REQUEST = ['cli-table3', 'ora', 'cli-spinners', 'jq-wasm'];
@@ -77,6 +77,21 @@ describe('a one-request command', () => {
       expect(l.modules.has('node_modules/undici/lib/dispatcher/client-h2.js')).toBe(false);
     });
   }
+
+  it('a purchase without a shared ledger (no ledger-url) loads neither node-postgres nor the shared-ledger module', async () => {
+    // A sandbox of its own: the unit it buys must not show in the other tests' lists.
+    const own = await startKit();
+    const [pool] = await pickPools(own);
+    const l = await loadedBy(['units', 'create', '--pool', pool!.poolId, '--period', '7d', '--json'], own.home, {
+      PROXYCTL_BASE_URL: own.sb.baseUrl,
+      PROXYCTL_API_KEY: own.sb.apiKey,
+    }).finally(() => own.close());
+    expect(l.exitCode).toBe(0);
+    // The recording sees the ledger that entered the debit, and nothing of the database's.
+    expect(l.sources.has('src/ledger/journal.ts')).toBe(true);
+    expect(['pg', 'pg-pool', 'pg-protocol'].filter((p) => l.packages.has(p))).toEqual([]);
+    expect([...l.sources].filter((s) => s.startsWith('src/ledger/pg/'))).toEqual([]);
+  });
 
   it('--jq loads jq (jq-wasm) and prints what it makes of the JSON; --jq alone with --help does not', async () => {
     const l = await loadedBy(['units', 'list', '--jq', '.[].proxyRef'], kit.home, env());

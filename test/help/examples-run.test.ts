@@ -12,7 +12,9 @@
 // which must refuse with exit 2 before any request. Examples that serve until Ctrl-C
 // (UNTIL_INTERRUPTED) get SIGINT once they are up and must exit 0 (130 when they pipe into another
 // program, which Ctrl-C stops too). An example that continues an earlier step has that step run
-// first (AFTER); `profiles migrate` gets an OS keyring of its own (a private Secret Service).
+// first (AFTER); `profiles migrate` gets an OS keyring of its own (a private Secret Service), and
+// `ledger push` a shared ledger of its own (PROXYCTL_LEDGER_URL: a database in a PostgreSQL cluster
+// the file starts when an example needs one).
 import { execa, type ResultPromise } from 'execa';
 import { createHmac } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,8 +30,11 @@ import {
   NODE,
   proxyctl,
   ran,
+  type Postgres,
+  postgresMissing,
   secretServiceMissing,
   startKit,
+  startPostgres,
   startSecretService,
   tempHome,
 } from '../helpers/index.js';
@@ -192,12 +197,26 @@ function shell(line: string, w: World): ResultPromise {
 
 type Outcome = { line: string; problem: string | undefined };
 
+/** Examples that act on a team's shared ledger: they get a database of their own. */
+const NEEDS_A_SHARED_LEDGER = /^proxyctl ledger push/;
+let cluster: Promise<Postgres> | undefined;
+let databases = 0;
+afterAll(async () => {
+  await (await cluster)?.close();
+});
+
 async function runOne(line: string): Promise<Outcome> {
   const w = await world();
   const migrate = /^proxyctl profiles migrate/.test(line);
   // Where this machine has no Secret Service to start, migrate must say so (exit 3) and move nothing.
   const keyring = migrate && !secretServiceMissing() ? await startSecretService() : undefined;
   if (migrate) Object.assign(w.env, keyring?.env ?? {}, { PROXYCTL_INSECURE_STORAGE: undefined });
+  const shared = NEEDS_A_SHARED_LEDGER.test(line);
+  // Where this machine has no PostgreSQL to start, they must refuse (exit 2) naming what is missing.
+  if (shared && !postgresMissing()) {
+    cluster ??= startPostgres();
+    w.env.PROXYCTL_LEDGER_URL = await (await cluster).createDatabase(`example_${process.pid}_${++databases}`);
+  }
   try {
     for (const [when, step] of AFTER) {
       if (!when.test(line)) continue;
@@ -216,6 +235,11 @@ async function runOne(line: string): Promise<Outcome> {
       return {
         line,
         problem: r.exitCode === 3 && String(r.all).includes('keyring_unavailable') ? undefined : `exit ${r.exitCode}\n${r.all}`,
+      };
+    if (shared && w.env.PROXYCTL_LEDGER_URL === undefined)
+      return {
+        line,
+        problem: r.exitCode === 2 && String(r.all).includes('no shared ledger is set') ? undefined : `exit ${r.exitCode}\n${r.all}`,
       };
     if (keyring && r.exitCode === 0 && (await keyring.entries()).length !== 4)
       return { line, problem: `keys not in the keyring\n${r.all}` };

@@ -43,7 +43,7 @@ describe('proxyctl --help', () => {
     ]);
     expect(s.get('Units')).toEqual(['units']);
     expect(s.get('Catalogue')).toEqual(['prices', 'providers', 'countries', 'states', 'pools']);
-    expect(s.get('Account')).toEqual(['me', 'account', 'status', 'spend', 'customers']);
+    expect(s.get('Account')).toEqual(['me', 'account', 'status', 'spend', 'customers', 'ledger']);
     expect(s.get('Webhooks')).toEqual(['webhook']);
     expect(s.get('Sandbox')).toEqual(['sandbox']);
     expect(s.get('Setup')).toEqual(['login', 'logout', 'profiles', 'config', 'completion']);

@@ -18,6 +18,7 @@
 // - shell.ts           real shells completing proxyctl: shellEnv(), bashCompletions(), shellOnPty(), hasShell()
 // - secret-service.ts  an OS keyring of the test's own (private D-Bus + gnome-keyring): startSecretService(), secretServiceMissing()
 // - tools.ts           programs a test runs that a machine may lack: notInstalled(), needing() (a skipped title says why)
+// - postgres.ts        a PostgreSQL cluster of the test file's own (initdb, pg_ctl on 127.0.0.1): startPostgres(), postgresMissing()
 // - tls.ts             certificates made with openssl (a test CA, self-signed, expired, another host) and an HTTPS target: makeTestCertificates(), startHttpsTarget()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
@@ -38,6 +39,7 @@ export * from './fleet.js';
 export * from './package.js';
 export * from './proxy-client.js';
 export * from './shell.js';
+export * from './postgres.js';
 export * from './secret-service.js';
 export * from './tls.js';
 export * from './tools.js';

@@ -114,7 +114,7 @@ export async function sendCharging<R extends { data: unknown }>(
 ): Promise<R> {
   const ledger = await ctx.ledger();
   if (!priced) {
-    if (hasPolicy(policyNow(ledger)))
+    if (hasPolicy(await policyNow(ledger)))
       throw new PolicyError(
         `the price of this request is not known from its body, so the profile's budget and policy cannot be checked; nothing was sent`,
         {

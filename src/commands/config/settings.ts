@@ -2,6 +2,7 @@
 // the current one), written through the locked config store so parallel processes never lose one.
 import type { Context } from '../../context/index.js';
 import type { Profile, ProfileSetting } from '../../config/store.js';
+import type { SettingsSource } from '../../ledger/index.js';
 import { profileInUse } from '../../context/credentials.js';
 import { UsageError } from '../../errors.js';
 import { parseTargetUrl } from '../../units/check-target.js';
@@ -9,6 +10,7 @@ import { parseUsd } from '../../units/quote.js';
 import { parsePeriod } from '../../units/validate.js';
 import { countryCode } from '../../kit/country.js';
 import { markupText, parseMarkup } from '../../ledger/billing.js';
+import { parseLedgerUrl } from '../../context/shared-store.js';
 
 type Value = string | number | string[];
 
@@ -18,6 +20,8 @@ interface Key {
   parse: (v: string) => Value;
   /** The stored value as typed back (default: shown()). */
   show?: (v: unknown) => string;
+  /** A money setting: with a shared ledger it is the team's, kept in the database (settingsSource). */
+  team?: boolean;
 }
 
 /** A comma-separated list, each item checked; at least one. */
@@ -35,18 +39,21 @@ function list(key: string, item: (v: string) => string): (v: string) => string[]
 /** The keys as typed, their field in the profile, and how a value is checked. */
 const KEYS: Record<string, Key> = {
   'check-target': { field: 'checkTarget', parse: (v) => parseTargetUrl(v, 'check-target').href },
-  'max-spend-per-run': { field: 'maxSpendPerRun', parse: (v) => parseUsd(v, 'max-spend-per-run') as number },
-  'max-spend-per-day': { field: 'maxSpendPerDay', parse: (v) => parseUsd(v, 'max-spend-per-day') as number },
-  'allowed-periods': { field: 'allowedPeriods', parse: list('allowed-periods', (p) => parsePeriod(p)) },
+  'max-spend-per-run': { field: 'maxSpendPerRun', parse: (v) => parseUsd(v, 'max-spend-per-run') as number, team: true },
+  'max-spend-per-day': { field: 'maxSpendPerDay', parse: (v) => parseUsd(v, 'max-spend-per-day') as number, team: true },
+  'allowed-periods': { field: 'allowedPeriods', parse: list('allowed-periods', (p) => parsePeriod(p)), team: true },
   'allowed-countries': {
     field: 'allowedCountries',
     parse: list('allowed-countries', (c) => countryCode(c, 'allowed-countries') as string),
+    team: true,
   },
   'default-markup': {
     field: 'defaultMarkupPercent',
     parse: (v) => parseMarkup(v, 'default-markup'),
     show: (v) => (typeof v === 'number' ? markupText(v) : String(v)),
   },
+  // Set and shown by its own code (set.ts, get.ts): the password goes where API keys go.
+  'ledger-url': { field: 'ledgerUrl', parse: (v) => parseLedgerUrl(v, 'ledger-url').href },
 };
 
 export const KEY_NAMES = Object.keys(KEYS);
@@ -75,7 +82,7 @@ export async function profileOf(ctx: Context) {
  */
 export function profileSettings(p: Profile): string[] {
   const out: string[] = [];
-  const told = new Set<string>(['baseUrl', 'apiKey', 'apiKeyRef', 'disabledWebhook']);
+  const told = new Set<string>(['baseUrl', 'apiKey', 'apiKeyRef', 'disabledWebhook', 'ledgerPassword', 'ledgerPasswordRef']);
   if (p.baseUrl) out.push(`base URL ${p.baseUrl}`);
   for (const [name, k] of Object.entries(KEYS)) {
     told.add(k.field);
@@ -85,4 +92,12 @@ export function profileSettings(p: Profile): string[] {
   if (p.disabledWebhook) out.push(`the disabled webhook ${p.disabledWebhook.url}`);
   for (const [field, v] of Object.entries(p)) if (!told.has(field) && v !== undefined) out.push(field);
   return out;
+}
+
+/** The team's settings when the profile uses a shared ledger; undefined for a profile of one machine. */
+export async function teamSettings(ctx: Context): Promise<SettingsSource | undefined> {
+  const { sharedStoreOf } = await import('../../context/shared-store.js');
+  if (!(await sharedStoreOf(ctx))) return undefined;
+  const { settingsSource } = await import('../../context/ledger.js');
+  return settingsSource(ctx);
 }

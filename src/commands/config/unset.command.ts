@@ -6,7 +6,7 @@ const command = () =>
     .description("remove a profile's setting")
     .argument(
       '<key>',
-      'setting name: check-target, max-spend-per-run, max-spend-per-day, allowed-periods, allowed-countries or default-markup',
+      "setting name: check-target, max-spend-per-run, max-spend-per-day, allowed-periods, allowed-countries, default-markup or ledger-url (back to this machine's own ledger)",
     );
 export type Input = InputOf<typeof command>;
 

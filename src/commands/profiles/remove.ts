@@ -6,7 +6,7 @@ import type { Result } from '../../kit/action.js';
 import type { Context } from '../../context/index.js';
 import { UsageError } from '../../errors.js';
 import type { Profile } from '../../config/store.js';
-import { forgetStoredKey, keyStoreOf } from '../../context/stored-key.js';
+import { forgetLedgerPassword, forgetStoredKey, keyStoreOf } from '../../context/stored-key.js';
 import { profileSettings } from '../config/settings.js';
 
 /** "its API key and its settings (max-spend-per-day 50, …)": what removing the profile forgets. */
@@ -37,6 +37,7 @@ export default async function handler({ args: [name], ctx }: Input): Promise<Res
   if (!profile) throw new UsageError(`no profile named "${name}"`, { hint: 'see proxyctl profiles list' });
   await confirmRemoval(ctx, name, profile);
   await forgetStoredKey(ctx, name, profile);
+  await forgetLedgerPassword(ctx, name, profile);
   const { removed, wasCurrent } = await store.removeProfile(name);
   if (!removed) throw new UsageError(`no profile named "${name}"`, { hint: 'see proxyctl profiles list' });
   ctx.notice(

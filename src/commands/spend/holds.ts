@@ -44,7 +44,7 @@ const STATE_TEXT: Record<HoldInfo['state'], string> = {
 export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const ledger = await ctx.ledger();
   if (flags.drop !== undefined) {
-    const h = await dropHold(ledger.journal, flags.drop.trim(), ctx.now());
+    const h = await dropHold(ledger.holds, flags.drop.trim(), ctx.now());
     const check =
       h.operation === 'create' && h.idempotencyKey
         ? `if its purchases went through, re-running the batch with --idempotency-key ${h.idempotencyKey} replays and enters them at no charge`
@@ -56,7 +56,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
     );
     return show(h, { fields: FIELDS });
   }
-  const holds = await listHolds(ledger.journal, ctx.now());
+  const holds = await listHolds(ledger.holds, ctx.now());
   if (holds.some((h) => h.state !== 'live'))
     ctx.notice(
       "a killed run's hold counts what it did not enter (it may have gone through) until its purchase batch is resumed with the same --idempotency-key, 24 hours pass, or you drop it (proxyctl spend holds --drop ID) after checking what it did",

@@ -86,7 +86,7 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
   const entries = inWindow(all, since, until);
   const window = `${since ? ` since ${since.toISOString()}` : ''}${until ? ` until ${until.toISOString()}` : ''}`;
   if (flags.reconcile) {
-    const gaps = reconcile(all, await readSightings(ledger.journal)).filter((g) => isWithin(g.to, since, until));
+    const gaps = reconcile(all, await readSightings(ledger.local)).filter((g) => isWithin(g.to, since, until));
     ctx.notice(
       gaps.length === 0
         ? `The ledger explains every balance change proxyctl has seen${window}.`

@@ -1,0 +1,61 @@
+// Which store the ledger uses: the team's shared database when PROXYCTL_LEDGER_URL or the profile's
+// ledger-url names one (its password from where API keys are kept, stored-key.ts), else this
+// machine's files. The database module, and node-postgres with it, is loaded only in the first case.
+import { join } from 'node:path';
+import type { Context } from './types.js';
+import { nonEmpty } from '../globals.js';
+import { dataDir } from '../config/dirs.js';
+import { profileInUse } from './credentials.js';
+import { readLedgerPassword } from './stored-key.js';
+import type { SharedStore } from '../ledger/store.js';
+import { UsageError } from '../errors.js';
+
+/** Where the shared ledger's URL came from, for messages. */
+export interface LedgerUrl {
+  url: string;
+  from: string;
+}
+
+/** postgres:// or postgresql://, with a host and a database; exit 2 otherwise. */
+export function parseLedgerUrl(raw: string, what: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw new UsageError(`${what} must be a PostgreSQL URL, e.g. postgres://user:password@db.example.com:5432/proxyctl`);
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
+    throw new UsageError(`${what} must start with postgres:// or postgresql://, got ${u.protocol}//`);
+  if (!u.hostname || u.pathname.replace(/^\//, '') === '')
+    throw new UsageError(`${what} needs a host and a database name, e.g. postgres://user:password@db.example.com:5432/proxyctl`);
+  return u;
+}
+
+/** The shared ledger's URL, password included; undefined when there is none (the local files). */
+export async function ledgerUrlOf(ctx: Context): Promise<LedgerUrl | undefined> {
+  const env = nonEmpty(ctx.io.env.PROXYCTL_LEDGER_URL);
+  if (env) return { url: parseLedgerUrl(env, 'PROXYCTL_LEDGER_URL').href, from: 'PROXYCTL_LEDGER_URL' };
+  const store = await ctx.config();
+  const name = profileInUse(ctx, store);
+  const p = store.profile(name);
+  if (!p?.ledgerUrl) return undefined;
+  const u = parseLedgerUrl(p.ledgerUrl, `the ledger-url of profile "${name}"`);
+  const password = await readLedgerPassword(ctx, name, p);
+  if (password !== undefined) u.password = encodeURIComponent(password);
+  return { url: u.href, from: `profile "${name}"` };
+}
+
+const opened = new WeakMap<Context, Promise<SharedStore | undefined>>();
+
+/** The command's shared store, opened once (no connection is made until it is used). */
+export function sharedStoreOf(ctx: Context): Promise<SharedStore | undefined> {
+  let s = opened.get(ctx);
+  if (!s) {
+    s = ledgerUrlOf(ctx).then(async (l) => (l ? (await import('../ledger/pg/index.js')).openSharedStore(l.url) : undefined));
+    opened.set(ctx, s);
+  }
+  return s;
+}
+
+/** This machine's ledger directory (the journal files). */
+export const localLedgerDir = (ctx: Context) => join(dataDir(ctx.io.env), 'ledger');
