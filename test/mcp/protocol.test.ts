@@ -182,6 +182,10 @@ describe('refs are read as the CLI reads them', () => {
         expect(e.message.length).toBeLessThan(300);
       }
       expect(kit.sb.requestLog().slice(before)).toEqual([]);
+      // The CLI reads them the same way.
+      const cli = await kit.run(['units', 'get', lower, '--json']);
+      expect(cli.exitCode, String(cli.stderr)).toBe(0);
+      expect(JSON.parse(String(cli.stdout))).toMatchObject({ proxyRef: refs[0] });
       await endCleanly(s);
     } finally {
       s.child.kill();
