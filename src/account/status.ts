@@ -1,7 +1,8 @@
 // `proxyctl status`, like `gh status`: what a reseller checks first, in a few requests (all at
 // once): GET /me (balance, prices, webhook), the unit list (every page, expired included), the
-// failed deliveries (one page) and four 6-hour windows of GET /me/uptime for the sparkline (the
-// uptime budget is 10 a minute, so two runs a minute still fit).
+// failed deliveries (one page) and four 6-hour windows of GET /me/uptime for the sparkline, read
+// at most once in 5 minutes for the account (the uptime budget is 10 a minute): a status soon after
+// another reuses its uptime from the cache dir.
 import { billedCents, type PriceBook } from '../ledger/billing.js';
 import type { ApiClient } from '../api/client.js';
 import { allUnits, getDeliveryPage, getSnapshot, getUptime } from '../api/endpoints.js';
@@ -16,7 +17,37 @@ const HOUR_MS = 3_600_000;
 const UPTIME_WINDOWS = 4;
 const DELIVERY_PAGE = 100;
 
+/**
+ * How long the last day's uptime is reused, by every status of the account (the CLI's and the
+ * agent's, through the cache dir): the probes run every 5 minutes, so a newer answer differs by a
+ * slot at most, and a third status in a minute does not wait for the uptime budget (10 a minute).
+ */
+export const UPTIME_REUSE_MS = 5 * 60_000;
+
+type DayUptime = NonNullable<StatusReport['uptime']>;
+interface KeptUptime {
+  /** When it was read (epoch ms): also what prunes it from the cache. */
+  at: number;
+  uptime: DayUptime;
+}
+/** A read on its way, per client: two status calls at once (an agent's) share it. */
+const reading = new WeakMap<ApiClient, Promise<StatusReport['uptime']>>();
+
 async function uptimeOfLastDay(api: ApiClient, now: number): Promise<StatusReport['uptime']> {
+  const key = `status-uptime:${api.accountId()}`;
+  const kept = await api.cache?.get<KeptUptime>(key).catch(() => undefined);
+  if (kept && typeof kept.at === 'number' && now >= kept.at && now - kept.at < UPTIME_REUSE_MS && kept.uptime) return kept.uptime;
+  let read = reading.get(api);
+  if (!read) {
+    read = readUptimeOfLastDay(api, now).finally(() => reading.delete(api));
+    reading.set(api, read);
+    const got = await read;
+    if (got) await api.cache?.set(key, { at: now, uptime: got } satisfies KeptUptime).catch(() => undefined);
+  }
+  return read;
+}
+
+async function readUptimeOfLastDay(api: ApiClient, now: number): Promise<StatusReport['uptime']> {
   const step = (24 * HOUR_MS) / UPTIME_WINDOWS;
   const windows = Array.from({ length: UPTIME_WINDOWS }, (_, i) => ({
     from: new Date(now - 24 * HOUR_MS + i * step).toISOString(),

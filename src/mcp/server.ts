@@ -43,8 +43,15 @@ function listed(tool: AnyTool) {
 }
 
 function invalidArguments(tool: AnyTool, error: z.ZodError): UsageError {
-  const problems = error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`);
-  return new UsageError(`invalid arguments for ${tool.name}: ${problems.join('; ')}`, { hint: 'see the tool’s input schema' });
+  const takes = Object.keys(tool.input.shape);
+  const problems = error.issues.map((i) =>
+    i.code === 'unrecognized_keys'
+      ? `unknown argument${i.keys.length === 1 ? '' : 's'} ${i.keys.map((k) => JSON.stringify(k)).join(', ')}`
+      : `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`,
+  );
+  return new UsageError(`invalid arguments for ${tool.name}: ${problems.join('; ')}`, {
+    hint: takes.length ? `${tool.name} takes: ${takes.join(', ')} (see its input schema)` : `${tool.name} takes no arguments`,
+  });
 }
 
 /** Serves until stdin closes or the process is told to stop; returns the exit code (0). */
@@ -58,11 +65,12 @@ export async function serve(given: Context, options: ServerOptions): Promise<num
   );
   // A missing key or profile is said now (exit 3), not on the agent's first call.
   await ctx.api();
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+  const [{ Server }, { GuardedStdioTransport }, types] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('./stdio.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
+  const { CallToolRequestSchema, ListToolsRequestSchema } = types;
   const session = new Session(ctx, options);
   const tools = toolsFor(options.scopes);
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -111,7 +119,19 @@ export async function serve(given: Context, options: ServerOptions): Promise<num
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  // The protocol's own checks happen before the SDK sees a message: every line gets an answer.
+  const transport = new GuardedStdioTransport(ctx.io.stdin, ctx.io.stdout, {
+    schemas: {
+      JSONRPCMessageSchema: types.JSONRPCMessageSchema,
+      params: {
+        initialize: types.InitializeRequestSchema,
+        ping: types.PingRequestSchema,
+        'tools/list': ListToolsRequestSchema,
+        'tools/call': CallToolRequestSchema,
+      },
+    },
+    log: (line) => ctx.notice(line),
+  });
   const requests = unanswered(transport);
   await server.connect(transport);
   const scopes = [...options.scopes].join(', ');

@@ -39,8 +39,13 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject
 // biome-ignore lint/suspicious/noExplicitAny: heterogeneous registry
 export type AnyTool = Tool<any, any>;
 
+/**
+ * A tool as the server lists and runs it. Its arguments are strict: a key the schema does not name
+ * is refused (and the listed schema says `additionalProperties: false`), so an agent that misspells
+ * one learns it instead of having it dropped.
+ */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: Tool<I, O>): Tool<I, O> {
-  return tool;
+  return { ...tool, input: tool.input.strict() as unknown as I };
 }
 
 /** A tool that only reads the Reseller API. */

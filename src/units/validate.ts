@@ -84,10 +84,24 @@ export function parseIdempotencyKey(raw: unknown): string | undefined {
   return v.toLowerCase();
 }
 
+/** The spec's unit reference, `PRX-{n}`: typed in any case, it is sent as the API writes it. */
+const REF_SHAPE = /^prx-\d+$/i;
+/** Longer than any reference: a longer one is refused before it reaches a URL. */
+export const MAX_REF_LENGTH = 64;
+
+/**
+ * A unit reference as people (and agents) type it: trimmed, `prx-12` read as PRX-12 (as a pool id
+ * `us-12` is US-12); one with spaces, `/`, `?`, `#` or control characters, or longer than any
+ * reference, is exit 2 before any request. A ref of another shape is only trimmed.
+ */
 export function parseRef(raw: unknown): string {
   const v = typeof raw === 'string' ? raw.trim() : '';
-  if (v === '' || /[\s/?#]/.test(v)) throw new UsageError(`invalid unit reference "${String(raw ?? '')}" (expected e.g. PRX-123)`);
-  return v;
+  if (v.length > MAX_REF_LENGTH)
+    throw new UsageError(`invalid unit reference "${v.slice(0, 16)}…" (${v.length} characters; expected e.g. PRX-123)`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (v === '' || /[\s/?#\u0000-\u001f\u007f]/.test(v))
+    throw new UsageError(`invalid unit reference "${String(raw ?? '')}" (expected e.g. PRX-123)`);
+  return REF_SHAPE.test(v) ? v.toUpperCase() : v;
 }
 
 /** Several refs, de-duplicated in order: extending one unit twice by accident would charge twice. */
@@ -102,7 +116,8 @@ export function duplicateRefs(raw: readonly unknown[]): string[] {
   const seen = new Set<string>();
   const dupes = new Set<string>();
   for (const r of raw) {
-    const v = typeof r === 'string' ? r.trim() : String(r);
+    const t = typeof r === 'string' ? r.trim() : String(r);
+    const v = REF_SHAPE.test(t) ? t.toUpperCase() : t;
     if (seen.has(v)) dupes.add(v);
     seen.add(v);
   }

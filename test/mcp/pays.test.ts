@@ -139,14 +139,21 @@ describe('renewal', () => {
   }, 60_000);
 });
 
+/** Resolves once the clock has passed `t` (epoch ms). */
+async function untilPast(t: number): Promise<void> {
+  while (Date.now() <= t) await new Promise((resolve) => setTimeout(resolve, t - Date.now() + 1));
+}
+
 describe('refused before anything is charged', () => {
-  it('an expired quote (--quote-ttl 0), for a purchase and an extension', async () => {
-    const { k, s, poolId } = await setup(['--allow-spend', '--quote-ttl', '0']);
+  it('an expired quote (--quote-ttl 10, the shortest), for a purchase and an extension', async () => {
+    const { k, s, poolId } = await setup(['--allow-spend', '--quote-ttl', '10']);
     const quote = ok(await s.call('quote_create', { pool: poolId, period: '24h' }));
-    expect(refused(await s.call('create_units', { quoteId: quote.quoteId }))).toMatchObject({ code: 'quote_expired', exitCode: 2 });
     seedUnits(k, 1);
     const [unit] = (await k.state()).units;
     const extension = ok(await s.call('quote_extend', { refs: [unit!.proxyRef], period: '7d' }));
+    // Paid once both quotes' expiry has passed on this machine's clock (the server's).
+    await untilPast(Math.max(Date.parse(quote.expiresAt as string), Date.parse(extension.expiresAt as string)));
+    expect(refused(await s.call('create_units', { quoteId: quote.quoteId }))).toMatchObject({ code: 'quote_expired', exitCode: 2 });
     expect(refused(await s.call('extend_units', { quoteId: extension.quoteId }))).toMatchObject({ code: 'quote_expired', exitCode: 2 });
     const state = await k.state();
     expect(state.units.map((u) => u.expiresAt)).toEqual([unit!.expiresAt]);
@@ -155,7 +162,7 @@ describe('refused before anything is charged', () => {
       code: 'quote_not_found',
       exitCode: 5,
     });
-  });
+  }, 60_000);
 
   it('a price changed since the quote (exit 8); a new quote at the new price is paid', async () => {
     const { k, s, poolId, prices } = await setup();

@@ -2,7 +2,7 @@
 // passwords masked unless --reveal-credentials, release only with its confirmation, and every
 // failure (a bad argument, an unknown unit, a 5xx, a cancelled call) an isError result with the
 // CLI's code and exit code, the server still serving afterwards.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUnit, type Kit, makeTestCertificates, seedFleet, startHttpsTarget, startKit, twoPools } from '../helpers/index.js';
@@ -88,7 +88,7 @@ describe('read tools', () => {
     }
   });
 
-  it('check_units against an https target: tls_error for an unknown CA, passing with caCertFile or insecure', async () => {
+  it('check_units against an https target: tls_error for an unknown CA, passing with caCertFile, caCert (PEM text) or insecure', async () => {
     const other = await startKit({ balance: 100 });
     const own = await startMcp(other, []);
     const dir = join(other.home.dir, 'certs');
@@ -103,6 +103,7 @@ describe('read tools', () => {
       };
       expect(await outcome({})).toEqual([[false, 'tls_error']]);
       expect(await outcome({ caCertFile: certs.caFile })).toEqual([[true, null]]);
+      expect(await outcome({ caCert: readFileSync(certs.caFile, 'utf8') })).toEqual([[true, null]]);
       expect(await outcome({ insecure: true })).toEqual([[true, null]]);
       // A file that holds no certificate is refused before any check, as --ca-cert is.
       const notPem = join(dir, 'not.pem');

@@ -38,6 +38,8 @@ const CASES: [string[], RegExp][] = [
   [['units', 'modify', 'PRX-1'], /nothing to change/],
   [['units', 'modify', 'PRX-1', '--allow-ip', 'example.com'], /IPv4/],
   [['units', 'get', 'PRX-1', '-o', 'conn', '--json'], /conflicts/],
+  [['units', 'get', `PRX-${'9'.repeat(70)}`], /invalid unit reference "PRX-999999999999…" \(74 characters; expected e.g. PRX-123\)/],
+  [['units', 'usage', 'PRX-1\u0007'], /invalid unit reference/],
   [['units', 'extend', 'PRX-1', '--period', '7d', '-o', 'conn'], /-o conn is not available/],
   [['units', 'release', 'PRX-1', 'PRX-2'], /refusing to release PRX-1, PRX-2 without confirmation/],
 ];

@@ -14,7 +14,7 @@ import { clientFile, planInstall, type ClientName, type Install } from '../../mc
 import { serverOptions } from './server-flags.js';
 
 /** The flags after --, checked as `proxyctl mcp` checks its own, so the client is never given a server that will not start. */
-async function checkServerFlags(given: string[]): Promise<void> {
+async function checkServerFlags(given: string[], warn: (message: string) => void): Promise<void> {
   const serve = (await import('./serve.command.js')).default
     .command()
     .exitOverride()
@@ -34,7 +34,7 @@ async function checkServerFlags(given: string[]): Promise<void> {
     });
   }
   if (serve.args.length > 0) throw new UsageError(`proxyctl mcp takes no arguments, got "${serve.args.join(' ')}" after --`);
-  serverOptions(serve.opts());
+  serverOptions(serve.opts(), warn);
 }
 
 const view = {
@@ -56,7 +56,7 @@ const view = {
 type Row = Omit<Install, 'text'> & { dryRun: boolean };
 
 export default async function handler({ args: [given], flags, ctx }: Input): Promise<Result> {
-  await checkServerFlags(given);
+  await checkServerFlags(given, (m) => ctx.warn(m));
   const name = flags.name;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new UsageError(`--name must be letters, digits, - or _, got "${name}"`);
   const store = await ctx.config();

@@ -9,7 +9,7 @@ const command = () =>
     .option('--read-only', 'only the read tools, whatever else is allowed')
     .option('--budget <usd>', 'the most this server may charge in all while it runs, besides the profile budgets')
     .option('--reveal-credentials', 'show proxy passwords in results (masked otherwise)')
-    .option('--quote-ttl <seconds>', 'how long a quote can be paid, 0 to 3600', '300');
+    .option('--quote-ttl <seconds>', 'how long a quote can be paid, in seconds: 10 to 3600', '300');
 export type Input = InputOf<typeof command>;
 
 /** `proxyctl mcp` serves; `proxyctl mcp install` writes a client's configuration to start it. */

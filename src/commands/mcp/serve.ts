@@ -5,5 +5,8 @@ import { serve } from '../../mcp/server.js';
 import { serverOptions } from './server-flags.js';
 
 export default async function handler({ flags, ctx }: Input): Promise<Result> {
-  return serve(ctx, serverOptions(flags));
+  return serve(
+    ctx,
+    serverOptions(flags, (m) => ctx.warn(m)),
+  );
 }

@@ -32,6 +32,7 @@ import { MAX_COUNT, parsePeriod, parseRefs } from '../../units/validate.js';
 import { bulkOutput, bulkResult, type BulkResult } from '../bulk.js';
 import type { Quote, Session } from '../session.js';
 import { defineTool, type AnyTool, type ToolCall } from '../tool.js';
+import { refArg } from '../args.js';
 
 type CreateQuote = Quote<'create', { input: CreateInput }>;
 type ExtendQuote = Quote<
@@ -186,7 +187,7 @@ const quoteExtend = defineTool({
   scope: 'pays',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.object({
-    refs: z.array(z.string().min(1)).min(1).max(MAX_COUNT).optional().describe('unit references (one named twice is extended once)'),
+    refs: z.array(refArg).min(1).max(MAX_COUNT).optional().describe('unit references (one named twice is extended once)'),
     expiringWithinHours: z
       .number()
       .int()

@@ -9,7 +9,7 @@ import { parseUptimeWindow, readUptime } from '../../account/uptime.js';
 import { resolveCheckTarget } from '../../context/check-target.js';
 import { parseUnitList } from '../../units/list.js';
 import { findPools, parsePoolFilters } from '../../units/pools.js';
-import { trustedExtras } from '../../units/check-target.js';
+import { agentCaCerts, MAX_CA_BYTES, withEnvExtras } from '../../units/check-target.js';
 import { parseWhen } from '../../ledger/when.js';
 import { deliveryQuery, MAX_LOG_PAGE_SIZE, parseDeliveryStatus } from '../../webhooks/log.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -21,6 +21,7 @@ import { parsePaging, takePages } from '../../kit/paging.js';
 import { unitFilter } from '../../units/select.js';
 import { MAX_PAGE_SIZE, parseRef, parseRefs, UNIT_STATUSES } from '../../units/validate.js';
 import { READS_API, READS_LOCAL, defineTool, type AnyTool } from '../tool.js';
+import { refArg } from '../args.js';
 import { NotFoundError } from '../../errors.js';
 import type { Context } from '../../context/index.js';
 import { parseCustomer } from '../../ledger/customer.js';
@@ -45,7 +46,7 @@ const listUnits = defineTool({
   name: 'list_units',
   title: 'List units',
   description:
-    'Units of the account, active ones unless a status says otherwise (as `proxyctl units list`), filtered by pool, status, customer tag, description text or expiry.',
+    'Units of the account, active ones unless a status says otherwise (as `proxyctl units list`), filtered by pool, status, customer tag, description text or expiry. At most `limit` units a call: when truncated, call again with offset: nextOffset for the next ones. A customer or description filter is applied here, so the fleet is read page by page to find the matches: `scanned` says how many units were read.',
   scope: 'read',
   annotations: READS_API,
   input: z.object({
@@ -60,11 +61,14 @@ const listUnits = defineTool({
     expiringWithinHours: z.number().int().min(1).optional().describe('only units expiring within this many hours'),
     includeExpired: z.boolean().optional().describe('include expired units'),
     limit: z.number().int().min(1).max(MAX_LIST).default(100).describe(`at most this many units (1 to ${MAX_LIST}, default 100)`),
+    offset: z.number().int().min(0).default(0).describe('skip this many matching units first (the nextOffset of a truncated answer)'),
   }),
   output: z.object({
     units: z.array(unit),
     count: z.number().int(),
     truncated: z.boolean().describe('true when more units match than were returned'),
+    nextOffset: z.number().int().optional().describe('when truncated: the offset that lists the next units'),
+    scanned: z.number().int().describe('units read from the API to find these (all of them, with a customer or description filter)'),
   }),
   async run(a, { ctx }) {
     // The CLI's own checks: the same pool-id normalising and status and customer checks.
@@ -78,12 +82,22 @@ const listUnits = defineTool({
         includeExpired: a.includeExpired ? true : undefined,
       },
       // One more than asked, to tell whether more match.
-      parsePaging({ limit: String(a.limit + 1) }, MAX_PAGE_SIZE),
+      parsePaging({ limit: String(a.offset + a.limit + 1) }, MAX_PAGE_SIZE),
     );
+    const keep = unitFilter(opts);
+    // Filtered here: the largest pages, so the fleet is read in as few requests as it can be.
+    const query = keep ? { ...opts.query, pageSize: MAX_PAGE_SIZE } : opts.query;
     const api = await ctx.api();
-    const pages = unitPages(api, opts.query);
-    const { items, truncated } = await firstItems(takePages(pages, opts.limit, unitFilter(opts)), a.limit);
-    return { units: items, count: items.length, truncated };
+    let scanned = 0;
+    async function* counted() {
+      for await (const page of unitPages(api, query)) {
+        scanned += page.items.length;
+        yield page;
+      }
+    }
+    const { items, truncated } = await firstItems(takePages(counted(), opts.limit, keep), a.offset + a.limit);
+    const units = items.slice(a.offset);
+    return { units, count: units.length, truncated, ...(truncated ? { nextOffset: a.offset + units.length } : {}), scanned };
   },
 });
 
@@ -93,7 +107,7 @@ const getUnit = defineTool({
   description: 'One unit by its reference, with its address, protocol, expiry and credentials (as `proxyctl units get`).',
   scope: 'read',
   annotations: READS_API,
-  input: z.object({ ref: text.describe('unit reference, e.g. PRX-123') }),
+  input: z.object({ ref: refArg.describe('unit reference, e.g. PRX-123') }),
   output: unit,
   async run(a, { ctx }) {
     const api = await ctx.api();
@@ -107,7 +121,7 @@ const getUsage = defineTool({
   description: 'The traffic a unit has used against its quota or daily limit (as `proxyctl units usage`).',
   scope: 'read',
   annotations: READS_API,
-  input: z.object({ ref: text.describe('unit reference, e.g. PRX-123') }),
+  input: z.object({ ref: refArg.describe('unit reference, e.g. PRX-123') }),
   output: z.looseObject({}).describe('the usage record as the API answers it'),
   async run(a, { ctx }) {
     const ref = parseRef(a.ref);
@@ -215,34 +229,73 @@ const listDeliveries = defineTool({
   },
 });
 
+/** The longest list a status or uptime answer carries: the rest is counted, and another tool lists it. */
+const MAX_IN_STATUS = 20;
+
 const getStatus = defineTool({
   name: 'get_status',
   title: 'Account status',
-  description:
-    'One look at the account (as `proxyctl status`): balance and runway, units by status and country, what expires within 24 h, the last day’s uptime, failed webhook deliveries, and units and spend per customer.',
+  description: `One look at the account (as \`proxyctl status\`): balance and runway, units by status and country, what expires within 24 h, the last day’s uptime, failed webhook deliveries, and units and spend per customer. Its lists are short whatever the fleet's size: the ${MAX_IN_STATUS} units expiring soonest (units.expiringWithin24h counts them all; list_units with expiringWithinHours: 24 lists the rest) and the ${MAX_IN_STATUS} customers who spent most (customersTotal counts them; list_customers lists all).`,
   scope: 'read',
   annotations: READS_API,
   input: z.object({}),
-  output: z.looseObject({ balanceUsd: z.number() }),
-  run: async (_a, { ctx }) => ({ ...(await gatherStatus(await ctx.api(), ctx.now().getTime(), ctx.ledger, () => pricesIfSet(ctx))) }),
+  output: z.looseObject({
+    balanceUsd: z.number(),
+    customersTotal: z.number().int().optional().describe('customers in all, when more than are listed'),
+    more: z.array(z.string()).optional().describe('what was left out of a list, and the tool that lists it'),
+  }),
+  async run(_a, { ctx }) {
+    const status = await gatherStatus(await ctx.api(), ctx.now().getTime(), ctx.ledger, () => pricesIfSet(ctx));
+    const more: string[] = [];
+    const { expiring } = status.units;
+    if (expiring.length > MAX_IN_STATUS)
+      more.push(
+        `units.expiring lists the ${MAX_IN_STATUS} expiring soonest of ${expiring.length}: list_units with expiringWithinHours: 24 lists them all`,
+      );
+    const customers = status.customers;
+    if (customers && customers.length > MAX_IN_STATUS)
+      more.push(`customers lists the ${MAX_IN_STATUS} who spent most of ${customers.length}: list_customers lists them all`);
+    return {
+      ...status,
+      units: { ...status.units, expiring: expiring.slice(0, MAX_IN_STATUS) },
+      ...(customers ? { customers: customers.slice(0, MAX_IN_STATUS) } : {}),
+      ...(customers && customers.length > MAX_IN_STATUS ? { customersTotal: customers.length } : {}),
+      ...(more.length ? { more } : {}),
+    };
+  },
 });
 
 const getUptime = defineTool({
   name: 'get_uptime',
   title: 'Uptime',
-  description:
-    'The account’s uptime and each unit’s over a window (as `proxyctl me uptime`): the last 24 hours by default, or one of the last 30 days, or from/to.',
+  description: `The account’s uptime and each unit’s over a window (as \`proxyctl me uptime\`): the last 24 hours by default, the last N days (day: N, up to 30), or from/to. Units are listed worst first, at most \`limit\` of them (unitsTotal counts them all; offset: nextOffset lists the next ones).`,
   scope: 'read',
   annotations: READS_API,
   input: z.object({
-    day: z.number().int().min(1).max(30).optional().describe('one day, counted back from today (1 = the last 24 hours)'),
+    day: z.number().int().min(1).max(30).optional().describe('the last N days up to now (1 = the last 24 hours, 7 = the last week)'),
     from: text.optional().describe('window start, ISO 8601'),
     to: text.optional().describe('window end, ISO 8601 (default now)'),
+    limit: z.number().int().min(1).max(MAX_LIST).default(50).describe(`at most this many units (1 to ${MAX_LIST}, default 50)`),
+    offset: z.number().int().min(0).default(0).describe('skip this many units first (the nextOffset of a truncated answer)'),
   }),
-  output: z.looseObject({}).describe('the uptime record as the API answers it'),
+  output: z
+    .looseObject({
+      units: z.array(z.looseObject({})).optional().describe('per unit, lowest uptime first'),
+      unitsTotal: z.number().int().optional().describe('units in the window, listed or not'),
+      truncated: z.boolean().optional(),
+      nextOffset: z.number().int().optional(),
+    })
+    .describe('the uptime record as the API answers it, its units listed worst first and capped'),
   async run(a, { ctx }) {
     const opts = parseUptimeWindow({ day: a.day === undefined ? undefined : String(a.day), from: a.from, to: a.to }, ctx.now());
-    return { ...(await readUptime(await ctx.api(), opts)) };
+    const { units, ...record } = await readUptime(await ctx.api(), opts);
+    if (!units) return { ...record };
+    // Worst first: a unit with no slot counted (null) after every measured one.
+    const rank = (u: (typeof units)[number]) => u.uptimePercent ?? Number.POSITIVE_INFINITY;
+    const ranked = [...units].sort((x, y) => (rank(x) === rank(y) ? 0 : rank(x) < rank(y) ? -1 : 1));
+    const shown = ranked.slice(a.offset, a.offset + a.limit);
+    const truncated = a.offset + shown.length < ranked.length;
+    return { ...record, units: shown, unitsTotal: ranked.length, truncated, ...(truncated ? { nextOffset: a.offset + shown.length } : {}) };
   },
 });
 
@@ -255,16 +308,28 @@ const checkUnitsTool = defineTool({
   // It reads, but it connects through the proxies to a target outside the API.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.object({
-    refs: z.array(text).min(1).max(100).describe('unit references, e.g. ["PRX-123"] (1 to 100)'),
+    refs: z.array(refArg).min(1).max(100).describe('unit references, e.g. ["PRX-123"] (1 to 100)'),
     target: text.optional().describe('the URL fetched through each proxy (default: the profile’s check-target)'),
     timeoutSeconds: z.number().int().min(1).max(120).default(10).describe('per check, 1 to 120 (default 10)'),
     insecure: z.boolean().default(false).describe("an https target: skip its certificate check (as units check's --insecure)"),
-    caCertFile: text.optional().describe('an https target: also trust the CA certificates in this PEM file on this machine (as --ca-cert)'),
+    caCert: z
+      .string()
+      .min(1)
+      .max(MAX_CA_BYTES)
+      .optional()
+      .describe('an https target: also trust these CA certificates, PEM text (-----BEGIN CERTIFICATE----- …)'),
+    caCertFile: text
+      .max(4096)
+      .optional()
+      .describe(
+        `an https target: also trust the CA certificates in this PEM file on this machine (as --ca-cert): a regular file of at most ${MAX_CA_BYTES / 1024 / 1024} MiB`,
+      ),
   }),
   output: z.object({ results: z.array(z.looseObject({ ok: z.boolean() })), passed: z.number().int(), failed: z.number().int() }),
   async run(a, { ctx, signal }) {
     const refs = parseRefs(a.refs);
-    const extraCas = a.caCertFile === undefined ? undefined : await trustedExtras(a.caCertFile, ctx.io.env);
+    const own = await agentCaCerts({ pem: a.caCert, file: a.caCertFile });
+    const extraCas = own === undefined ? undefined : await withEnvExtras(own, ctx.io.env);
     const target = await resolveCheckTarget(ctx, a.target);
     const api = await ctx.api();
     const targetTls = { verify: !a.insecure, extraCas };

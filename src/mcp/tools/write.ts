@@ -12,9 +12,10 @@ import { normalisePoolId } from '../../units/catalogue-ids.js';
 import { MAX_COUNT, parseRef, parseRefs } from '../../units/validate.js';
 import { bulkOutput, bulkResult } from '../bulk.js';
 import { defineTool, type AnyTool } from '../tool.js';
+import { refArg } from '../args.js';
 
 const refs = z
-  .array(z.string().min(1))
+  .array(refArg)
   .min(1)
   .max(MAX_COUNT)
   .describe(`unit references, e.g. ["PRX-123"] (1 to ${MAX_COUNT}; one named twice is done once)`);
@@ -64,7 +65,7 @@ const swapUnitTool = defineTool({
   // The old address stops working, and swapping again moves the unit again.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: z.object({
-    ref: z.string().min(1).describe('unit reference, e.g. PRX-123'),
+    ref: refArg.describe('unit reference, e.g. PRX-123'),
     pool: z.string().min(1).optional().describe('the new pool id, e.g. US-14'),
     sameCountry: z
       .boolean()
@@ -126,7 +127,7 @@ const changeProtocolTool = defineTool({
   scope: 'write',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: z.object({
-    ref: z.string().min(1).describe('unit reference, e.g. PRX-123'),
+    ref: refArg.describe('unit reference, e.g. PRX-123'),
     protocol: z.enum(['socks5', 'http', 'http_noauth']),
     allowIps: z.array(z.string()).max(1).optional().describe('with http_noauth: the one client IP allowed'),
     username: z.string().min(1).optional().describe('new proxy username (with password; not for http_noauth)'),
