@@ -286,10 +286,12 @@ describe('customers, prices and statements', () => {
     expect(conn.exitCode, String(conn.stderr)).toBe(0);
     const s = await kit.state();
     expect(String(conn.stdout).trim().split('\n').sort()).toEqual(
-      acme.map((ref) => {
-        const u = s.units.find((x) => x.proxyRef === ref)!;
-        return `${ref} ${u.ip}:${u.port}`;
-      }),
+      acme
+        .map((ref) => {
+          const u = s.units.find((x) => x.proxyRef === ref)!;
+          return `${ref} ${u.ip}:${u.port}`;
+        })
+        .sort(),
     );
     // beta has spend but no units now; a name with neither is exit 5.
     expect((await json<Detail>('customers', 'show', 'beta')).units).toEqual([]);

@@ -120,6 +120,33 @@ describe.skipIf(missing !== undefined)(needing('a team on one account, sharing a
     for (const m of [a, b, c]) expect(await spendOf(m)).toEqual(sandbox);
   }, 120_000);
 
+  it("customer prices are the team's: set on one machine, every machine bills with them", async () => {
+    const { k, url, poolId, price } = await setup();
+    const a = machine(k, { PROXYCTL_LEDGER_URL: url });
+    const b = machine(k, { PROXYCTL_LEDGER_URL: url });
+    const set = await ok(a.run(['customers', 'set', 'acme', '--markup', '50%']));
+    expect(String(set.stderr)).toContain("the team's");
+    await ok(a.run(['config', 'set', 'default-markup', '10%']));
+    await ok(b.run(['units', 'create', '--pool', poolId, '--period', '24h', '--count', '2', '--customer', 'acme', '--yes', '--json']));
+    await ok(b.run(['units', 'create', '--pool', poolId, '--period', '24h', '--customer', 'globex', '--yes', '--json']));
+    // b never set a price: it bills acme at the team's markup and globex at the team's default.
+    for (const m of [a, b]) {
+      const rows = JSON.parse(String((await ok(m.run(['customers', '--json']))).stdout)) as {
+        customer: string | null;
+        costUsd: number;
+        billedUsd: number;
+      }[];
+      const acme = rows.find((r) => r.customer === 'acme')!;
+      const globex = rows.find((r) => r.customer === 'globex')!;
+      expect(cents(acme.costUsd)).toBe(cents(price) * 2);
+      expect(cents(acme.billedUsd)).toBe(Math.round(cents(price) * 1.5) * 2);
+      expect(cents(globex.billedUsd)).toBe(Math.round(cents(price) * 1.1));
+    }
+    await ok(b.run(['customers', 'unset', 'acme']));
+    const after = JSON.parse(String((await ok(a.run(['customers', '--json']))).stdout)) as { customer: string | null; billedUsd: number }[];
+    expect(cents(after.find((r) => r.customer === 'acme')!.billedUsd)).toBe(Math.round(cents(price) * 1.1) * 2);
+  }, 120_000);
+
   it('a batch killed with kill -9 on one machine is finished with its key on another; the killed hold goes through the database', async () => {
     const { k, url, poolId, price } = await setup();
     const a = machine(k, { PROXYCTL_LEDGER_URL: url });

@@ -51,6 +51,7 @@ const KEYS: Record<string, Key> = {
     field: 'defaultMarkupPercent',
     parse: (v) => parseMarkup(v, 'default-markup'),
     show: (v) => (typeof v === 'number' ? markupText(v) : String(v)),
+    team: true,
   },
   // Set and shown by its own code (set.ts, get.ts): the password goes where API keys go.
   'ledger-url': { field: 'ledgerUrl', parse: (v) => parseLedgerUrl(v, 'ledger-url').href },
