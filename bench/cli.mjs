@@ -3,7 +3,13 @@
 // scripts/lib/node-binary.mjs) and this machine's Node beside it, in one run against the same
 // sandboxes. Every figure is a ratio against a baseline run on the same Node in the same run:
 //  - `proxyctl --version` / `--help` against `node -e 0`;
-//  - `units list --json` (20 units) against a node:http script doing the same GET and printing it;
+//  - `units list --json` (20 units) over TLS, as users meet the real API (https), against the
+//    design's own HTTP client alone: a script doing the same GET with the undici parts the CLI
+//    uses, bundled and started the way the bin starts the CLI (compile cache on);
+//    beside it a node:https script doing the same. The sandbox serves plain http, so a loopback
+//    relay (bench/tls-proxy.mjs) serves it over https with a certificate made here (openssl),
+//    trusted through NODE_EXTRA_CA_CERTS by both sides;
+//  - `units list --json` (20 units) over plain http against a node:http script doing the same GET;
 //  - `units list --all -o conn` (10,000 units) against a node:http script paging the same list;
 //    (both scripts CommonJS, see below; their ES module forms for information);
 //  - peak memory (maxRSS: /usr/bin/time, else bench/maxrss.mjs) of each against its baseline;
@@ -18,7 +24,7 @@
 // first one finds it.
 // Prints a markdown section on stdout (bench/run.mjs puts it into bench/RESULTS.md). Exit 3 when a
 // target is missed (the section is complete), 1 when the bench itself failed.
-//   node bench/cli.mjs [--runs 15] [--node 24 --node /path/to/node ...] [--skip-create | --only-create | --only-list]
+//   node bench/cli.mjs [--runs 15] [--node 24 --node /path/to/node ...] [--skip-create | --only-create | --only-list | --only-tls]
 //                      [--bin other/bin/proxyctl.js]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +33,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { lazyCommanderChildProcess, lazyUndiciH2 } from '../scripts/lib/bundle-plugins.mjs';
 import { nodeBinary } from '../scripts/lib/node-binary.mjs';
 import { BIN as OWN_BIN, spawnSandbox } from '../scripts/lib/spawn-sandbox.mjs';
 
@@ -40,6 +48,8 @@ const { values } = parseArgs({
     'only-create': { type: 'boolean', default: false },
     // Only the two list time rows (`units list --json`, `--all -o conn`): for work on start-up.
     'only-list': { type: 'boolean', default: false },
+    // Only the TLS rows (`units list --json` over https, time and memory): for work on start-up.
+    'only-tls': { type: 'boolean', default: false },
     // Another build's bin/proxyctl.js (e.g. main's checkout), for before/after figures.
     bin: { type: 'string', default: OWN_BIN },
   },
@@ -71,12 +81,14 @@ for (const spec of values.node) {
 }
 
 /**
- * Targets by Node major (issue 24): Node 24 is what a new user installs; on Node 20 (end of life,
- * no compile cache) only `units list --json` has one, stated and not chased. Any other row, or
- * Node, is for information.
+ * Targets by Node major (issues 24 and 33): Node 24 is what a new user installs. A one-request
+ * command is judged as users meet it, over TLS against the design's own client (undici) alone
+ * (issue 33); over plain http against node:http it is for information. On Node 20 (end of life, no
+ * compile cache) only `units list --json` over http has one, stated and not chased. Any other row,
+ * or Node, is for information.
  */
 const TARGETS = {
-  24: { version: 1.15, help: 1.15, listJson: 1.15, conn10k: 1.0, memListJson: 1.15 },
+  24: { version: 1.15, help: 1.15, tlsListJson: 1.2, memTlsListJson: 1.1, conn10k: 1.0 },
   20: { listJson: 1.6 },
 };
 const targetOf = (node, key) => TARGETS[node.major]?.[key];
@@ -183,9 +195,97 @@ const get = (page) => new Promise((resolve, reject) => {
 })();
 `;
 const getOne = script('get-units.cjs', `const { request } = require('node:http');${GET_ONE}`);
+const getOneHttps = script('get-units-https.cjs', `const { request } = require('node:https');${GET_ONE}`);
 const getOneEsm = script('get-units.mjs', `import { request } from 'node:http';${GET_ONE}`);
 const pageAll = script('page-units.cjs', `const { Agent, request } = require('node:http');${PAGE_ALL}`);
 const pageAllEsm = script('page-units.mjs', `import { Agent, request } from 'node:http';${PAGE_ALL}`);
+
+/**
+ * The design's own HTTP client alone: the same GET and print through the undici parts the CLI
+ * bundles (src/net/undici-parts.ts), with the dispatcher and options the CLI's transport uses,
+ * bundled by esbuild with the CLI's build plugins into one CommonJS file and started as the bin
+ * starts the CLI (Node's compile cache on). What `units list --json` would cost if proxyctl added
+ * nothing to undici. It sets no V8 flag: the CLI's flag for llhttp is proxyctl's own cost.
+ */
+async function undiciAlone() {
+  const entry = script(
+    'undici-get.mjs',
+    `import { EnvHttpProxyAgent } from ${JSON.stringify(fileURLToPath(new URL('../src/net/undici-parts.ts', import.meta.url)))};
+const env = process.env;
+const agent = new EnvHttpProxyAgent({
+  httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+  httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+  noProxy: env.no_proxy ?? env.NO_PROXY,
+  connect: { timeout: 30000 },
+  headersTimeout: 30000,
+  bodyTimeout: 30000,
+  keepAliveTimeout: 4000,
+});
+(async () => {
+  const url = new URL(env.URL + '/api/reseller/v1/units?pageSize=50');
+  const res = await agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'GET', headers: { 'x-api-key': env.KEY, accept: 'application/json' } });
+  const text = await res.body.text();
+  process.stdout.write(JSON.stringify(JSON.parse(text).data, null, 2) + '\\n', () => process.exit(0));
+})();
+`,
+  );
+  await build({
+    entryPoints: [entry],
+    outfile: join(dir, 'undici-get.bundle.cjs'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minifyWhitespace: true,
+    plugins: [lazyUndiciH2, lazyCommanderChildProcess],
+    logLevel: 'warning',
+  });
+  return script(
+    'undici-get.cjs',
+    `require('node:module').enableCompileCache?.();
+require(${JSON.stringify(join(dir, 'undici-get.bundle.cjs'))});
+`,
+  );
+}
+
+/** A self-signed certificate for 127.0.0.1 (openssl), and a relay serving `info`'s sandbox with it over https. */
+async function tlsFront(info) {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  if (!existsSync(cert))
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '2',
+      ].concat(['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost']),
+      { stdio: 'ignore' },
+    );
+  const child = spawn(process.execPath, [fileURLToPath(new URL('tls-proxy.mjs', import.meta.url)), new URL(info.baseUrl).port, cert, key], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const { baseUrl } = await new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (c) => {
+      buf += c;
+      const i = buf.indexOf('\n');
+      if (i >= 0) resolve(JSON.parse(buf.slice(0, i)));
+    });
+    child.once('exit', (code) => reject(new Error(`the TLS relay exited early (code ${code})`)));
+  });
+  return { child, info: { ...info, baseUrl }, ca: cert };
+}
 
 /** Buys `n` units straight from the API (16 at a time). */
 async function seed(info, n) {
@@ -208,7 +308,7 @@ async function seed(info, n) {
 }
 
 /** A figure: [name, baseline name, pairwise result, target key or undefined, unit]. */
-function measureOn(node, sb20, sb10k) {
+function measureOn(node, sb20, sb10k, tls, undiciGet) {
   const floor = { args: ['-e', '0'], env: {} };
   const cli = (info, ...args) => ({ args: [BIN, ...args], env: { PROXYCTL_BASE_URL: info.baseUrl, PROXYCTL_API_KEY: info.apiKey } });
   const raw = (info, f) => ({ args: [f], env: { URL: info.baseUrl, KEY: info.apiKey } });
@@ -218,8 +318,34 @@ function measureOn(node, sb20, sb10k) {
   const time = (name, base, r, key) => rows.push({ name, base, r, target: targetOf(node, key), unit: 'ms' });
   const mem = (name, base, r, key) => rows.push({ name: `peak memory, ${name}`, base, r, target: targetOf(node, key), unit: 'MiB' });
 
+  // Over TLS, the certificate trusted through NODE_EXTRA_CA_CERTS on both sides.
+  const overTls = ({ args, env }) => ({ args, env: { ...env, NODE_EXTRA_CA_CERTS: tls.ca } });
+  const tlsListJson = overTls(cli(tls.info, 'units', 'list', '--json'));
+  const tlsUndici = overTls(raw(tls.info, undiciGet));
+  const tlsHttps = overTls(raw(tls.info, getOneHttps));
+
   // Fills the compile cache (an empty directory of this run) as a user's first run does.
   once(node, listJson);
+  once(node, tlsUndici);
+  const memOpts = { memory: true, n: longRuns, warmup: 0 };
+  if (!values['only-list']) {
+    time(
+      '`units list --json` (20 units) over TLS',
+      'undici alone, bundled (GET + print)',
+      pairwise(node, tlsListJson, tlsUndici),
+      'tlsListJson',
+    );
+    time('`units list --json` (20 units) over TLS', 'node:https GET + print', pairwise(node, tlsListJson, tlsHttps));
+    time('undici alone, bundled, over TLS', 'node:https GET + print', pairwise(node, tlsUndici, tlsHttps));
+    mem(
+      '`units list --json` (20 units) over TLS',
+      'undici alone, bundled',
+      pairwise(node, tlsListJson, tlsUndici, memOpts),
+      'memTlsListJson',
+    );
+    mem('`units list --json` (20 units) over TLS', 'node:https GET + print', pairwise(node, tlsListJson, tlsHttps, memOpts));
+  }
+  if (values['only-tls']) return rows;
   if (!values['only-list']) {
     time('`proxyctl --version`', '`node -e 0`', pairwise(node, { args: [BIN, '--version'], env: {} }, floor), 'version');
     time('`proxyctl --help`', '`node -e 0`', pairwise(node, { args: [BIN, '--help'], env: {} }, floor), 'help');
@@ -245,8 +371,7 @@ function measureOn(node, sb20, sb10k) {
     'the paging script as an ES module',
     pairwise(node, conn10k, raw(sb10k.info, pageAllEsm), { n: longRuns, warmup: 1 }),
   );
-  const memOpts = { memory: true, n: longRuns, warmup: 0 };
-  mem('`units list --json` (20 units)', 'node:http GET + print', pairwise(node, listJson, raw(sb20.info, getOne), memOpts), 'memListJson');
+  mem('`units list --json` (20 units)', 'node:http GET + print', pairwise(node, listJson, raw(sb20.info, getOne), memOpts));
   mem('`units list --json` (20 units)', 'the same script as an ES module', pairwise(node, listJson, raw(sb20.info, getOneEsm), memOpts));
   mem('`units list --all -o conn` (10,000 units)', 'node:http paging script', pairwise(node, conn10k, raw(sb10k.info, pageAll), memOpts));
   mem('`proxyctl --version`', '`node -e 0`', pairwise(node, { args: [BIN, '--version'], env: {} }, floor, memOpts));
@@ -259,18 +384,22 @@ const results = [];
 if (!values['only-create']) {
   const sb20 = await spawnSandbox(SANDBOX);
   const sb10k = await spawnSandbox(SANDBOX);
+  let tls;
   try {
     await seed(sb20.info, 20);
-    await seed(sb10k.info, 10_000);
-    for (const node of nodes) results.push({ node, rows: measureOn(node, sb20, sb10k) });
+    if (!values['only-tls']) await seed(sb10k.info, 10_000);
+    tls = await tlsFront(sb20.info);
+    const undiciGet = await undiciAlone();
+    for (const node of nodes) results.push({ node, rows: measureOn(node, sb20, sb10k, tls, undiciGet) });
   } finally {
     sb20.child.kill('SIGTERM');
     sb10k.child.kill('SIGTERM');
+    tls?.child.kill('SIGTERM');
   }
 }
 
 let create;
-if (!values['skip-create'] && !values['only-list']) create = await createAtRateLimit(nodes[0]);
+if (!values['skip-create'] && !values['only-list'] && !values['only-tls']) create = await createAtRateLimit(nodes[0]);
 load.push(loadavg()[0]);
 rmSync(dir, { recursive: true, force: true });
 

@@ -37,12 +37,8 @@ function start() {
   // reads them): from the second run of a build on, the bundle's code comes compiled. Node 20 has
   // none and compiles the bundle as it loads.
   require('node:module').enableCompileCache?.();
-  // llhttp is WebAssembly: V8 compiles it quickly (Liftoff) and then again optimised (TurboFan) in
-  // the background once a function has run enough, which for a process making a few requests costs
-  // peak memory and CPU that it never pays back (bench/RESULTS.md). A tier-up budget that only a
-  // very long run spends keeps it on Liftoff (`--liftoff-only` says so plainly, but Node 24's V8
-  // ignores it when set at run time). The CLI's choice, made here for this process only: the SDK changes no flag of the
-  // process that imports it.
-  require('node:v8').setFlagsFromString('--wasm-tiering-budget=1000000000');
+  // No V8 flag is set here: setting one makes V8 refuse the code cache of every Node module loaded
+  // after it. The CLI's flag for llhttp is set when undici first compiles it
+  // (scripts/lib/bundle-plugins.mjs, llhttpTieringBudget).
   require('../dist/cli.cjs').run();
 }

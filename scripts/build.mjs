@@ -11,7 +11,8 @@ import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
+import { lazyCommanderChildProcess, lazyUndiciH2, llhttpTieringBudget } from './lib/bundle-plugins.mjs';
 
 /** Environment variables under which `--help` may print other text than dist/help.txt (bin/proxyctl.js). */
 const HELP_ENV_TAKES_FULL_PATH = ['FORCE_COLOR', 'CLICOLOR_FORCE'];
@@ -30,55 +31,6 @@ const BUNDLED = ['undici'];
 const onDemand = Object.keys(pkg.dependencies).filter((d) => !BUNDLED.includes(d));
 const external = onDemand.flatMap((d) => [d, `${d}/*`]);
 
-/**
- * undici's client requires its HTTP/2 client at load, and with it node:http2 (time and memory a plain request never needs),
- * though it is used only when TLS negotiates h2, which needs `allowH2` (never set). In the bundle
- * that require gets a stand-in which loads the real one (bundled too) on its first call.
- */
-const lazyUndiciH2 = {
-  name: 'lazy-undici-h2',
-  setup(b) {
-    const client = `${sep}undici${sep}lib${sep}dispatcher${sep}client.js`;
-    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (a) =>
-      a.importer.endsWith(client)
-        ? { path: 'undici/lib/dispatcher/client-h2.js', namespace: 'lazy', pluginData: dirname(a.importer) }
-        : undefined,
-    );
-    // The stand-in's require('./client-h2.js') is resolved as usual (its importer is not client.js).
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (a) => ({
-      contents: `let connectH2;
-module.exports = function lazyConnectH2(...args) {
-  connectH2 ??= require('./client-h2.js');
-  return connectH2.apply(this, args);
-};`,
-      loader: 'js',
-      resolveDir: a.pluginData,
-    }));
-  },
-};
-
-/**
- * commander requires node:child_process at load, for executable subcommands (`git-style` commands
- * run as separate programs), which proxyctl never declares; loading it costs every command's start
- * (bench/RESULTS.md). In the bundle that require becomes a getter which loads it on first use.
- */
-const lazyCommanderChildProcess = {
-  name: 'lazy-commander-child-process',
-  setup(b) {
-    const command = `${sep}commander${sep}lib${sep}command.js`;
-    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (a) => {
-      if (!a.path.endsWith(command)) return undefined;
-      const source = readFileSync(a.path, 'utf8');
-      const eager = "const childProcess = require('node:child_process');";
-      if (!source.includes(eager)) throw new Error(`${a.path}: commander no longer requires node:child_process as expected`);
-      return {
-        contents: source.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"),
-        loader: 'js',
-      };
-    });
-  },
-};
-
 const common = {
   bundle: true,
   platform: 'node',
@@ -96,6 +48,8 @@ await Promise.all([
     entryPoints: { cli: 'src/cli.ts' },
     outfile: 'dist/cli.cjs',
     format: 'cjs',
+    // The CLI's V8 flag for llhttp, set when undici first compiles it (see there).
+    plugins: [...common.plugins, llhttpTieringBudget],
     minifyWhitespace: true,
   }),
   build({

@@ -29,6 +29,12 @@ export const MAX_UNITS = 50_000;
 const maxOf = (kind: ValueKind) => (kind === 'units' ? MAX_UNITS : MAX_VALUES);
 const MAX_SCOPES = 16;
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
+/**
+ * A run that saw nothing new (the same values, in the same order) rewrites the file only when what
+ * it holds is older than this: a read command run again and again (`units list --json` in a loop)
+ * then costs no write, and the values seen still expire at most this much earlier.
+ */
+const REFRESH_MS = 3600 * 1000;
 const FILE = 'completion-values.json';
 
 interface Entry {
@@ -158,12 +164,35 @@ function recordUnitPools(scope: Scope, seen: Seen, nowMs: number): boolean {
   return true;
 }
 
+/** What a scope offers, and since when: its values (and unit pools) in order, and the time of each part. */
+interface Stamp {
+  values: string;
+  ats: (number | undefined)[];
+}
+
+function stamp(scope: Scope): Stamp {
+  const kinds = VALUE_KINDS.map((k) => scope.kinds[k]);
+  return {
+    values: JSON.stringify([kinds.map((e) => e?.values), scope.unitPools?.of]),
+    ats: [...kinds.map((e) => e?.at), scope.unitPools?.at],
+  };
+}
+
+/** Nothing new to offer, and every part refreshed by this run was written less than REFRESH_MS ago. */
+function unchangedAndFresh(before: Stamp, after: Stamp, nowMs: number): boolean {
+  if (before.values !== after.values) return false;
+  return after.ats.every(
+    (at, i) => at === before.ats[i] || (before.ats[i] !== undefined && nowMs - (before.ats[i] as number) < REFRESH_MS),
+  );
+}
+
 /** Adds (and removes) values for the account, prunes what is old or over the bounds, and writes the file whole. */
 export async function recordValues(env: Env, account: Account, seen: Seen, nowMs: number): Promise<void> {
   const dir = cacheDir(env);
   const key = scopeKey(account, env, await readProfileNames(env));
   const cache = readCache(dir);
   const scope: Scope = cache.scopes[key] ?? { at: nowMs, kinds: {} };
+  const before = stamp(scope);
   let changed = false;
   for (const kind of VALUE_KINDS) {
     const add = (seen.add?.[kind] ?? []).filter((v): v is string => typeof v === 'string' && OFFERABLE.test(v));
@@ -176,7 +205,7 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     changed = true;
   }
   if (recordUnitPools(scope, seen, nowMs)) changed = true;
-  if (!changed) return;
+  if (!changed || unchangedAndFresh(before, stamp(scope), nowMs)) return;
   scope.at = nowMs;
   const scopes = Object.entries({ ...cache.scopes, [key]: scope })
     .filter(([, s]) => isObject(s) && typeof s.at === 'number' && nowMs - s.at < VALUES_TTL_MS)

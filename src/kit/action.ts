@@ -151,9 +151,20 @@ export function register(
   rt: Runtime,
   route?: readonly string[],
 ): void {
-  const built = defs.map((def) => [def, def.command() as CommandUnknownOpts] as const);
   const word = route?.[0];
-  const named = word === undefined ? undefined : built.find(([, cmd]) => cmd.name() === word || cmd.aliases().includes(word));
+  // Built in order until one is named by the word (`units` is the first at the top level): the
+  // ones after it are never built.
+  const built: (readonly [AnyDefinition, CommandUnknownOpts])[] = [];
+  let named: (typeof built)[number] | undefined;
+  for (const def of defs) {
+    const pair = [def, def.command() as CommandUnknownOpts] as const;
+    built.push(pair);
+    if (word !== undefined && (pair[1].name() === word || pair[1].aliases().includes(word))) {
+      named = pair;
+      break;
+    }
+  }
+  if (!named) for (const def of defs.slice(built.length)) built.push([def, def.command() as CommandUnknownOpts] as const);
   for (const [def, cmd] of named ? [named] : built) {
     // What `parent.command(name)` would inherit: output, exit override, help option, suggestions.
     cmd.copyInheritedSettings(parent as CommandUnknownOpts);
