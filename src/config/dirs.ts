@@ -26,6 +26,11 @@ export function dataDir(env: Env): string {
   return fromEnv ? join(fromEnv, 'data') : envPaths('proxyctl', { suffix: '' }).data;
 }
 
+/** This machine's ledger: the journals, holds and balance readings of each account (never config.json). */
+export function ledgerDir(env: Env): string {
+  return join(dataDir(env), 'ledger');
+}
+
 /** Where the caches live (values for completion, discovered operations). */
 export function cacheDir(env: Env): string {
   const fromEnv = configDirFromEnv(env);

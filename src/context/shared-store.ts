@@ -1,10 +1,6 @@
-// Which store the ledger uses: the team's shared database when PROXYCTL_LEDGER_URL or the profile's
-// ledger-url names one (its password from where API keys are kept, stored-key.ts), else this
-// machine's files. The database module, and node-postgres with it, is loaded only in the first case.
-import { join } from 'node:path';
 import type { Context } from './types.js';
 import { nonEmpty } from '../globals.js';
-import { dataDir } from '../config/dirs.js';
+import { ledgerDir } from '../config/dirs.js';
 import { profileInUse } from './credentials.js';
 import { readLedgerPassword } from './stored-key.js';
 import type { SharedStore } from '../ledger/store.js';
@@ -58,4 +54,4 @@ export function sharedStoreOf(ctx: Context): Promise<SharedStore | undefined> {
 }
 
 /** This machine's ledger directory (the journal files). */
-export const localLedgerDir = (ctx: Context) => join(dataDir(ctx.io.env), 'ledger');
+export const localLedgerDir = (ctx: Context) => ledgerDir(ctx.io.env);

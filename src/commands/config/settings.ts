@@ -97,8 +97,7 @@ export function profileSettings(p: Profile): string[] {
 
 /** The team's settings when the profile uses a shared ledger; undefined for a profile of one machine. */
 export async function teamSettings(ctx: Context): Promise<SettingsSource | undefined> {
-  const { sharedStoreOf } = await import('../../context/shared-store.js');
-  if (!(await sharedStoreOf(ctx))) return undefined;
-  const { settingsSource } = await import('../../context/ledger.js');
-  return settingsSource(ctx);
+  const { moneySettings } = await import('../../context/prices.js');
+  const settings = await moneySettings(ctx);
+  return settings.shared ? settings : undefined;
 }
