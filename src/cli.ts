@@ -26,10 +26,16 @@ export function run(): void {
   ownSignals(onSignal);
 
   const io: IO = {
-    stdin: process.stdin,
+    // Made on first use: building process.stdin (a stream over fd 0, and the Node modules behind
+    // it) costs a read command ~5 ms it never needs; only a prompt or a payload read asks for it.
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,

@@ -6,7 +6,7 @@
 // file and renamed (readers never see half a file; two writers at once lose one update, which a
 // cache may), file 0600 in a 0700 dir. It holds no keys. Plain node:fs only: a command that
 // records values loads nothing more, and `proxyctl __complete` reads it in a few milliseconds at most.
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../io.js';
 import { nonEmpty } from '../globals.js';
@@ -30,9 +30,10 @@ const maxOf = (kind: ValueKind) => (kind === 'units' ? MAX_UNITS : MAX_VALUES);
 const MAX_SCOPES = 16;
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 /**
- * A run that saw nothing new (the same values, in the same order) rewrites the file only when what
- * it holds is older than this: a read command run again and again (`units list --json` in a loop)
- * then costs no write, and the values seen still expire at most this much earlier.
+ * A run that saw nothing new (every value, and each unit's pool, already held) rewrites the file
+ * only when what it holds is older than this: a read command run again and again (`units list
+ * --json` in a loop) then costs no write, and the values seen still expire (and move up in the
+ * order they are offered and dropped in) at most this much later.
  */
 const REFRESH_MS = 3600 * 1000;
 const FILE = 'completion-values.json';
@@ -49,7 +50,18 @@ interface Scope {
 }
 interface CacheFile {
   version: 1;
+  /**
+   * The last thing each account's runs saw, as a digest, and when: a run that sees the same again
+   * within REFRESH_MS leaves the cache alone. Written before `scopes`, so that it is read from the
+   * head of the file alone (readMarks); every run that reaches the values rewrites its account's
+   * mark, so one that changed them (a release forgetting a ref) is never taken for an earlier list.
+   */
+  marks?: Record<string, Mark>;
   scopes: Record<string, Scope>;
+}
+interface Mark {
+  digest: string;
+  at: number;
 }
 
 /** The account a command talks to, as far as the cache needs to tell accounts apart. */
@@ -142,6 +154,9 @@ export interface Seen {
 /** A value worth offering on a command line: a short word without spaces or control characters. */
 const OFFERABLE = /^[\w.:@/+-]{1,100}$/;
 
+/** Written less than REFRESH_MS ago: a part that holds everything a run saw is then left as it is. */
+const recent = (at: unknown, nowMs: number): boolean => typeof at === 'number' && nowMs - at >= 0 && nowMs - at < REFRESH_MS;
+
 /** Notes each unit's pool (newest last, at most MAX_UNITS) and forgets removed units; true when anything changed. */
 function recordUnitPools(scope: Scope, seen: Seen, nowMs: number): boolean {
   const pairs = (seen.unitPools ?? []).filter(
@@ -152,6 +167,14 @@ function recordUnitPools(scope: Scope, seen: Seen, nowMs: number): boolean {
   if (pairs.length === 0 && gone.length === 0) return false;
   const old = scope.unitPools;
   const kept = old && nowMs - old.at < VALUES_TTL_MS && isObject(old.of) ? old.of : {};
+  // Nothing new (every unit already noted in its pool, none of the gone ones held) and written lately:
+  // a large list run again and again costs a lookup per unit, not a rewrite of the file.
+  if (
+    recent(old?.at, nowMs) &&
+    pairs.every(({ ref, pool }) => Object.hasOwn(kept, ref) && kept[ref] === pool) &&
+    !gone.some((ref) => typeof ref === 'string' && Object.hasOwn(kept, ref))
+  )
+    return false;
   // A Map keeps insertion order: a unit seen again moves to the end, and the oldest are dropped first.
   const of = new Map(Object.entries(kept).filter((e): e is [string, string] => typeof e[1] === 'string'));
   for (const { ref, pool } of pairs) {
@@ -164,35 +187,20 @@ function recordUnitPools(scope: Scope, seen: Seen, nowMs: number): boolean {
   return true;
 }
 
-/** What a scope offers, and since when: its values (and unit pools) in order, and the time of each part. */
-interface Stamp {
-  values: string;
-  ats: (number | undefined)[];
-}
-
-function stamp(scope: Scope): Stamp {
-  const kinds = VALUE_KINDS.map((k) => scope.kinds[k]);
-  return {
-    values: JSON.stringify([kinds.map((e) => e?.values), scope.unitPools?.of]),
-    ats: [...kinds.map((e) => e?.at), scope.unitPools?.at],
-  };
-}
-
-/** Nothing new to offer, and every part refreshed by this run was written less than REFRESH_MS ago. */
-function unchangedAndFresh(before: Stamp, after: Stamp, nowMs: number): boolean {
-  if (before.values !== after.values) return false;
-  return after.ats.every(
-    (at, i) => at === before.ats[i] || (before.ats[i] !== undefined && nowMs - (before.ats[i] as number) < REFRESH_MS),
-  );
-}
-
 /** Adds (and removes) values for the account, prunes what is old or over the bounds, and writes the file whole. */
 export async function recordValues(env: Env, account: Account, seen: Seen, nowMs: number): Promise<void> {
   const dir = cacheDir(env);
+  const nothing = (r: Seen['add']) => Object.values(r ?? {}).every((v) => (v?.length ?? 0) === 0);
+  if (nothing(seen.add) && nothing(seen.remove) && (seen.unitPools?.length ?? 0) === 0) return;
   const key = scopeKey(account, env, await readProfileNames(env));
+  // The same things seen as by a run of the last REFRESH_MS (`units list` of a large fleet run
+  // again): nothing to read but the head of the file, and nothing to write.
+  const path = join(dir, FILE);
+  const digest = digestOf(seen);
+  const mark = readMarks(path)?.[key];
+  if (mark?.digest === digest && recent(mark.at, nowMs)) return;
   const cache = readCache(dir);
   const scope: Scope = cache.scopes[key] ?? { at: nowMs, kinds: {} };
-  const before = stamp(scope);
   let changed = false;
   for (const kind of VALUE_KINDS) {
     const add = (seen.add?.[kind] ?? []).filter((v): v is string => typeof v === 'string' && OFFERABLE.test(v));
@@ -200,25 +208,35 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     if (add.length === 0 && remove.size === 0) continue;
     const old = scope.kinds[kind];
     const kept = old && nowMs - old.at < VALUES_TTL_MS ? old.values : [];
+    // Every value already held, none of the removed ones, and written lately: nothing to write.
+    if (recent(old?.at, nowMs)) {
+      const held = new Set(kept);
+      if (add.every((v) => held.has(v)) && ![...remove].some((v) => held.has(v as string))) continue;
+    }
     const values = [...new Set([...add, ...kept])].filter((v) => !remove.has(v)).slice(0, maxOf(kind));
     scope.kinds[kind] = { at: add.length > 0 || !old ? nowMs : old.at, values };
     changed = true;
   }
   if (recordUnitPools(scope, seen, nowMs)) changed = true;
-  if (!changed || unchangedAndFresh(before, stamp(scope), nowMs)) return;
-  scope.at = nowMs;
+  if (changed) scope.at = nowMs;
   const scopes = Object.entries({ ...cache.scopes, [key]: scope })
     .filter(([, s]) => isObject(s) && typeof s.at === 'number' && nowMs - s.at < VALUES_TTL_MS)
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, MAX_SCOPES);
+  // Whatever this account's values were written from, this run's are in them now (or were lately).
+  const marks = Object.fromEntries(
+    Object.entries({ ...(isObject(cache.marks) ? cache.marks : {}), [key]: { digest, at: nowMs } }).filter(
+      ([k, m]) => isObject(m) && recent(m.at, nowMs) && scopes.some(([s]) => s === k),
+    ),
+  );
   // A file past MAX_FILE_BYTES would not be read at all: the least recent accounts go first.
-  let text = `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`;
+  const textOf = () => `${JSON.stringify({ version: 1, marks, scopes: Object.fromEntries(scopes) })}\n`;
+  let text = textOf();
   while (scopes.length > 1 && Buffer.byteLength(text) > MAX_FILE_BYTES) {
-    scopes.pop();
-    text = `${JSON.stringify({ version: 1, scopes: Object.fromEntries(scopes) })}\n`;
+    delete marks[scopes.pop()![0]];
+    text = textOf();
   }
   ensurePrivateDir(dir);
-  const path = join(dir, FILE);
   // A name no other writer picks ('wx' fails rather than share one); node:crypto would be more
   // of Node's modules to load for every command that records values.
   const tmp = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
@@ -229,4 +247,60 @@ export async function recordValues(env: Env, account: Account, seen: Seen, nowMs
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** How much of the file's head readMarks reads: 16 accounts' marks, with long base URLs. */
+const MARKS_HEAD_BYTES = 16 * 1024;
+
+/**
+ * The marks alone, from the head of the file: `{"version":1,"marks":{…}` ends where `,"scopes":`
+ * first appears (that sequence cannot occur inside a JSON string, whose quotes are escaped).
+ * Undefined when the head does not hold them whole (an older file): the caller reads it all.
+ */
+function readMarks(path: string): Record<string, Mark> | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(MARKS_HEAD_BYTES);
+    const text = head.toString('utf8', 0, readSync(fd, head, 0, MARKS_HEAD_BYTES, 0));
+    const end = text.indexOf(',"scopes":');
+    if (end < 0) return undefined;
+    const data = JSON.parse(`${text.slice(0, end)}}`) as unknown;
+    return isObject(data) && data.version === 1 && isObject(data.marks) ? (data.marks as Record<string, Mark>) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Two 32-bit FNV-1a-style hashes (different offsets and primes) over everything seen, in order: a collision only
+ * costs completion one update, so a cryptographic hash (and node:crypto's load) is not needed.
+ */
+function digestOf(seen: Seen): string {
+  let a = 0x811c9dc5;
+  let b = 0x2b7e1516;
+  const feed = (v: unknown) => {
+    const text = typeof v === 'string' ? v : '\u0001';
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    a = Math.imul(a ^ 0xffff, 0x01000193);
+    b = Math.imul(b ^ 0xfffe, 0x5bd1e995);
+  };
+  for (const kind of VALUE_KINDS) {
+    feed(kind);
+    for (const v of seen.add?.[kind] ?? []) feed(v);
+    feed('-');
+    for (const v of seen.remove?.[kind] ?? []) feed(v);
+  }
+  feed('pools');
+  for (const p of seen.unitPools ?? []) {
+    feed(p.ref);
+    feed(p.pool);
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`;
 }

@@ -92,7 +92,9 @@ export function createContext(io: IO, globals: GlobalOptions, signal: AbortSigna
     now,
     stdoutColor: shouldColor({ flag: globals.color, env: io.env, isTTY: io.stdoutIsTTY }),
     stderrColor,
-    canPrompt: prompt.available,
+    get canPrompt() {
+      return prompt.available;
+    },
     prompt,
     activity: new Activity(),
     notice(message) {

@@ -1,7 +1,6 @@
 // ctx.prompt: the one way a command asks the user something. It decides whether a prompt may be
 // shown (stdin is a TTY and neither --no-input nor CI is set), runs @inquirer/prompts on the
 // command's streams, maps Ctrl-C to exit 130 and a "no" to exit 2 (or the caller's error).
-import { Writable } from 'node:stream';
 import type { input, password, search, select } from '@inquirer/prompts';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
@@ -42,12 +41,15 @@ export interface Prompt {
 }
 
 export function createPrompt(io: IO, noInput: boolean, signal: AbortSignal): Prompt {
-  const available = io.stdinIsTTY && !noInput;
+  // Asked when a command wants to know (io.stdinIsTTY builds process.stdin), not for every command.
+  const available = () => !noInput && io.stdinIsTTY;
   return {
-    available,
+    get available() {
+      return available();
+    },
     async open({ unavailable, cancelled }) {
-      if (!available) throw unavailable;
-      const inquirer = await import('@inquirer/prompts');
+      if (!available()) throw unavailable;
+      const [inquirer, { Writable }] = await Promise.all([import('@inquirer/prompts'), import('node:stream')]);
       // inquirer ends its output stream when a prompt closes; Node spares process.stderr from that,
       // but not any other stream, so each prompt writes through a fresh shim that never ends stderr.
       const streams = () => {

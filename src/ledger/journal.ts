@@ -13,7 +13,9 @@
 // Lines of another kind sit beside the debits: `{"kind":"tag",…}` says proxyctl changed a unit's
 // customer tag (`units modify`, MCP `modify_units`). Readers never count them; attribute() reads
 // them to give a debit entered without a customer to the customer its unit had (or got).
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+// fs.promises, read at each call: this module is loaded by every command that may see a balance,
+// and node:fs/promises (with the modules it loads) only when the journal is really read or written.
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 
 export type LedgerSource = 'cli' | 'sdk' | 'mcp' | 'webhook';
@@ -99,8 +101,8 @@ export class Journal {
 
   private async append(lines: readonly object[]): Promise<void> {
     if (lines.length === 0) return;
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    for (const l of lines) await appendFile(this.path, `${JSON.stringify(l)}\n`, { mode: 0o600, flag: 'a' });
+    await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    for (const l of lines) await fsp.appendFile(this.path, `${JSON.stringify(l)}\n`, { mode: 0o600, flag: 'a' });
   }
 
   /**
@@ -123,7 +125,7 @@ export class Journal {
   async lines(): Promise<{ debits: LedgerEntry[]; tags: TagEntry[] }> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await fsp.readFile(this.path, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { debits: [], tags: [] };
       throw err;

@@ -15,7 +15,9 @@
 // by these times. Lines written by `noteBalance` (`{at, balanceUsd}`, no `sentAt`) are a reading
 // noted after it was read: kept for the SDK and older files, dropped where a seen read gives the
 // same balance just before (the same reading, told twice).
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+// fs.promises, read at each call: every command notes sightings, and node:fs/promises (with the
+// modules it loads) is only needed once a balance is seen.
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { Exchange } from '../api/client.js';
 import { createEntryId, extendEntryId, type Journal } from './journal.js';
@@ -51,8 +53,8 @@ export function sightingsPath(journal: Journal): string {
 }
 
 export async function recordSighting(journal: Journal, sighting: Sighting): Promise<void> {
-  await mkdir(journal.dir, { recursive: true, mode: 0o700 });
-  await appendFile(sightingsPath(journal), `${JSON.stringify(sighting)}\n`, { mode: 0o600, flag: 'a' });
+  await fsp.mkdir(journal.dir, { recursive: true, mode: 0o700 });
+  await fsp.appendFile(sightingsPath(journal), `${JSON.stringify(sighting)}\n`, { mode: 0o600, flag: 'a' });
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -91,7 +93,7 @@ const cents = (n: number) => Math.round(n * 100);
 export async function readSightings(journal: Journal): Promise<Sightings> {
   let text: string;
   try {
-    text = await readFile(sightingsPath(journal), 'utf8');
+    text = await fsp.readFile(sightingsPath(journal), 'utf8');
   } catch {
     text = '';
   }

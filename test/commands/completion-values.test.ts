@@ -2,7 +2,7 @@
 // sets, and the account's own values from the cache that commands fill as they run. Never the
 // network, never an API key.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerPrompts, fileMode, inTerminal, KEY, proxyctl, startKit, startScriptedServer, tempHome, type Kit } from '../helpers/index.js';
 import { EVENT_NAMES } from '../../src/webhooks/events.js';
@@ -119,6 +119,45 @@ describe('proxyctl __complete: values the account’s commands left in the cache
     expect((await complete('units', 'usage', '')).values).toEqual([]);
     expect((await kit.run(['units', 'list', '--json'])).exitCode).toBe(0);
     expect((await complete('units', 'swap', '')).values).toEqual([refs[1]]);
+  });
+
+  it('a list run again that saw nothing new leaves the file as it is, and what changed meanwhile still reaches it', async () => {
+    const pool = (await kit.api<{ data: { poolId: string; available: boolean }[] }>('/pools')).data.find((p) => p.available)!.poolId;
+    const buy = async () => {
+      const r = await kit.run(['units', 'create', '--pool', pool, '--period', '24h', '--json']);
+      expect(r.exitCode).toBe(0);
+      return (JSON.parse(String(r.stdout)) as { proxyRef: string }).proxyRef;
+    };
+    const listed = async () => {
+      const r = await kit.run(['units', 'list', '-o', 'conn']);
+      expect(r.exitCode).toBe(0);
+    };
+    const first = await buy();
+    await listed();
+    const written = statSync(cacheFile(kit));
+    const text = readFileSync(cacheFile(kit), 'utf8');
+    // The same units again: not a byte written, not even the file replaced.
+    await listed();
+    await listed();
+    const after = statSync(cacheFile(kit));
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+    expect(readFileSync(cacheFile(kit), 'utf8')).toBe(text);
+    // A unit bought, and one released, by other commands: the next list and TAB know both.
+    const second = await buy();
+    expect((await kit.run(['units', 'release', first, '--yes', '--json'])).exitCode).toBe(0);
+    await listed();
+    const offered = (await complete('units', 'get', '')).values;
+    expect(offered).toContain(second);
+    expect(offered).not.toContain(first);
+    // A list that sees a unit the cache has lost (its file cut back by hand) writes it again.
+    const third = await buy();
+    await listed();
+    const data = JSON.parse(readFileSync(cacheFile(kit), 'utf8')) as { scopes: Record<string, { kinds: { units: { values: string[] } } }> };
+    for (const scope of Object.values(data.scopes)) scope.kinds.units.values = scope.kinds.units.values.filter((r) => r !== third);
+    writeFileSync(cacheFile(kit), JSON.stringify({ version: 1, scopes: data.scopes }));
+    expect((await complete('units', 'get', '')).values).not.toContain(third);
+    await listed();
+    expect((await complete('units', 'get', '')).values).toContain(third);
   });
 
   it('keeps the cache private, holds no key, and ignores entries past their time or a file past its size', async () => {
