@@ -24,7 +24,8 @@ const node24 = await nodeBinary('24');
 const version24 = execFileSync(node24, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
 const loadBefore = loadavg()[0];
 // Exit 3: measured, and a target missed (the section says which).
-const cli = run('cli.mjs', ['--node', node24, '--node', process.execPath, ...args]);
+// Node 24 three times (issue 33 judges its targets over three runs); this machine's Node once.
+const cli = run('cli.mjs', ['--node', node24, '--node', process.execPath, '--repeat', '3', ...args]);
 const sandbox = run('sandbox.mjs', []);
 const check = run('check.mjs', []);
 const records = run('records.mjs', []);
