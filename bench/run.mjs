@@ -2,7 +2,7 @@
 // `npm run bench`: runs every benchmark in turn and writes bench/RESULTS.md with the date, the
 // machine and the Node versions above their output. The CLI's figures are measured on Node 24
 // (installed from the npm registry as `npm test` installs it, scripts/lib/node-binary.mjs) and on
-// this machine's Node, in one run; the sandbox, `units check`, purchase records and shared-ledger
+// this machine's Node, in one run; `spend`/`status` over a growing ledger on Node 24; the sandbox, `units check`, purchase records and shared-ledger
 // benches run on this machine's Node. The hand-written analysis below the ANALYSIS marker in RESULTS.md is kept as
 // it is. Not part of `npm test` (timings are noisy). Needs nothing beyond `npm ci` (no hyperfine).
 //   node bench/run.mjs [--runs 15] [--skip-create]
@@ -30,6 +30,7 @@ const sandbox = run('sandbox.mjs', []);
 const check = run('check.mjs', []);
 const records = run('records.mjs', []);
 const ledger = run('ledger.mjs', []);
+const ledgerStream = run('ledger-stream.mjs', ['--node', node24]);
 const loadAfter = loadavg()[0];
 
 const MARKER = '<!-- ANALYSIS: everything below is kept by bench/run.mjs -->';
@@ -69,9 +70,12 @@ const body = [
   '',
   records.ok ? records.out : '## Purchase records: local work per purchase (`bench/records.mjs`)\n\nFAILED (see the console output)\n',
   ledger.ok ? ledger.out : '## Shared ledger (PostgreSQL): what it adds (`bench/ledger.mjs`)\n\nFAILED (see the console output)\n',
+  ledgerStream.status === 0 || ledgerStream.status === 3
+    ? ledgerStream.out
+    : '## Ledger: `spend` and `status` over a growing journal (`bench/ledger-stream.mjs`)\n\nFAILED (see the console output)\n',
 ].join('\n');
 writeFileSync(resultsFile, `${header}\n${body}\n${analysis}`);
 // The tables padded as `biome ci` (part of npm test) wants them.
 spawnSync(fileURLToPath(new URL('../node_modules/.bin/biome', import.meta.url)), ['format', '--write', resultsFile], { stdio: 'ignore' });
 console.log(`wrote ${resultsFile}`);
-process.exitCode = cli.ok && sandbox.ok && check.ok && records.ok && ledger.ok ? 0 : 1;
+process.exitCode = cli.ok && sandbox.ok && check.ok && records.ok && ledger.ok && ledgerStream.ok ? 0 : 1;

@@ -101,12 +101,15 @@ async function perCustomer(
   try {
     book = await prices?.();
     const since = now - 30 * 86_400_000;
-    for (const e of await (await ledger()).journal.read()) {
-      if (e.customer && Date.parse(e.at) >= since) {
-        spent.set(e.customer, (spent.get(e.customer) ?? 0) + Math.round(e.priceUsd * 100));
-        if (book) billed.set(e.customer, (billed.get(e.customer) ?? 0) + billedCents(e, book));
+    // Streamed, in any order (sums in whole cents): what it holds does not grow with the journal.
+    for await (const page of (await ledger()).journal.pages({ ordered: false }))
+      for (let i = 0; i < page.length; i++) {
+        const e = page[i]!;
+        if (e.customer && Date.parse(e.at) >= since) {
+          spent.set(e.customer, (spent.get(e.customer) ?? 0) + Math.round(e.priceUsd * 100));
+          if (book) billed.set(e.customer, (billed.get(e.customer) ?? 0) + billedCents(e, book));
+        }
       }
-    }
   } catch {
     // no ledger to read: units only
   }

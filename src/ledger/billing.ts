@@ -352,13 +352,30 @@ export function withBilling<G extends { group: string; totalUsd: number }>(
   book: PriceBook,
   untaggedGroup = '(none)',
 ): (G & { billedUsd: number; marginUsd: number })[] {
-  const billed = new Map<string, number>();
-  for (const e of entries) {
-    const k = e.customer ?? untaggedGroup;
-    billed.set(k, (billed.get(k) ?? 0) + billedCents(e, book));
+  const billed = new BilledTally(book, untaggedGroup);
+  for (const e of entries) billed.add(e);
+  return billed.beside(groups);
+}
+
+/** withBilling as the debits stream past (JournalStore.pages): what it holds is one figure per customer. */
+export class BilledTally {
+  private readonly billed = new Map<string, number>();
+
+  constructor(
+    private readonly book: PriceBook,
+    private readonly untaggedGroup = '(none)',
+  ) {}
+
+  add(e: LedgerEntry): void {
+    const k = e.customer ?? this.untaggedGroup;
+    this.billed.set(k, (this.billed.get(k) ?? 0) + billedCents(e, this.book));
   }
-  return groups.map((g) => {
-    const b = billed.get(g.group) ?? 0;
-    return { ...g, billedUsd: usd(b), marginUsd: usd(b - cents(g.totalUsd)) };
-  });
+
+  /** Each group's bill and margin beside its total. */
+  beside<G extends { group: string; totalUsd: number }>(groups: readonly G[]): (G & { billedUsd: number; marginUsd: number })[] {
+    return groups.map((g) => {
+      const b = this.billed.get(g.group) ?? 0;
+      return { ...g, billedUsd: usd(b), marginUsd: usd(b - cents(g.totalUsd)) };
+    });
+  }
 }

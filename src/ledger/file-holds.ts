@@ -38,15 +38,17 @@ export function fileHolds(journal: Journal): HoldStore {
         return out;
       },
       spending(since) {
-        entries ??= journal.read().then((all) => {
+        // Streamed in read()'s order (the sums are of floats, so the same order gives the same figure).
+        entries ??= (async () => {
           const enteredBy = new Map<string, number>();
           let spent = 0;
-          for (const e of all) {
-            if (Date.parse(e.at) > since) spent += e.priceUsd;
-            if (e.hold) enteredBy.set(e.hold, (enteredBy.get(e.hold) ?? 0) + e.priceUsd);
-          }
+          for await (const page of journal.pages())
+            for (const e of page) {
+              if (Date.parse(e.at) > since) spent += e.priceUsd;
+              if (e.hold) enteredBy.set(e.hold, (enteredBy.get(e.hold) ?? 0) + e.priceUsd);
+            }
           return { spent, enteredBy };
-        });
+        })();
         return entries;
       },
     };

@@ -17,6 +17,7 @@
 // and node:fs/promises (with the modules it loads) only when the journal is really read or written.
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 
 export type LedgerSource = 'cli' | 'sdk' | 'mcp' | 'webhook';
 export type LedgerOperation = 'create' | 'extend';
@@ -121,6 +122,96 @@ export class Journal {
     return attribute([...byId.values()].map(mergeDebit), tags);
   }
 
+  /**
+   * The same debits as read(), each the same, a page at a time, without holding the journal: for
+   * readers that sum or print as they go (spend, status, budgets), whose memory must not grow with
+   * the journal. `ordered`: in read()'s order (the order of each debit's first line); else in the
+   * order each debit is complete, which holds less (a sum in whole cents does not need the order).
+   *
+   * The file is read twice. The first pass keeps, per debit id, only a 64-bit hash and how many
+   * lines it has (IdCounts, 12 bytes a slot), and the tag lines (attribute() needs them all). The
+   * second pass hands a debit on as soon as its last line is read: a debit of one line at once,
+   * one of several lines (a run's line and the webhook's, a replay) held until its last. So what is
+   * held is the debits whose lines are still to come, plus, when ordered, the debits behind the
+   * oldest of them. Both passes stop where the first ended: lines appended meanwhile wait for the
+   * next read, as they would for read(). Two ids whose hashes collide only wait longer (to the end
+   * at worst), never merge.
+   */
+  async *pages({ ordered = true }: { ordered?: boolean } = {}): AsyncGenerator<LedgerEntry[]> {
+    const counts = new IdCounts();
+    const tags: TagEntry[] = [];
+    let end = 0;
+    for await (const { lines, bytes } of linesOf(this.path, Number.POSITIVE_INFINITY)) {
+      end = bytes;
+      for (const line of lines) {
+        const l = parseLine(line);
+        if (l?.tag) tags.push(l.tag);
+        else if (l?.debit) counts.add(l.debit.id);
+      }
+    }
+    if (end === 0) return;
+    const give = attributor(tags);
+    /** Debits of several lines whose last line is still to come: their lines so far, and their place in the order. */
+    const pending = new Map<string, { lines: LedgerEntry[]; slot: Slot }>();
+    /** When ordered: debits in the order of their first line, from the oldest not handed on yet. */
+    const queue: Slot[] = [];
+    let head = 0;
+    let page: LedgerEntry[] = [];
+    const complete = (slot: Slot, entry: LedgerEntry) => {
+      slot.entry = give(entry);
+      if (!ordered) page.push(slot.entry);
+    };
+    const drain = () => {
+      if (!ordered) return;
+      while (head < queue.length && queue[head]!.entry) {
+        page.push(queue[head]!.entry as LedgerEntry);
+        queue[head++] = DONE;
+      }
+      if (head === queue.length) {
+        queue.length = 0;
+        head = 0;
+      } else if (head > 4096 && head * 2 > queue.length) {
+        queue.splice(0, head);
+        head = 0;
+      }
+    };
+    for await (const { lines } of linesOf(this.path, end)) {
+      for (const line of lines) {
+        const debit = parseLine(line)?.debit;
+        if (!debit) continue;
+        const left = counts.take(debit.id);
+        let held = pending.get(debit.id);
+        if (!held && left === 0) {
+          // The only line of its debit: complete now.
+          const slot: Slot = {};
+          if (ordered) queue.push(slot);
+          complete(slot, mergeDebit([debit]));
+          continue;
+        }
+        if (!held) {
+          held = { lines: [], slot: {} };
+          pending.set(debit.id, held);
+          if (ordered) queue.push(held.slot);
+        }
+        held.lines.push(debit);
+        if (left === 0) {
+          pending.delete(debit.id);
+          complete(held.slot, mergeDebit(held.lines));
+        }
+      }
+      drain();
+      if (page.length > 0) {
+        yield page;
+        page = [];
+      }
+    }
+    // Lines counted in the first pass but not read again (a file cut meanwhile), or ids whose
+    // hashes collide: complete with what was read, in order.
+    for (const held of pending.values()) complete(held.slot, mergeDebit(held.lines));
+    drain();
+    if (page.length > 0) yield page;
+  }
+
   /** Every whole line as written, debits and tags apart, in order (what `ledger push` copies). */
   async lines(): Promise<{ debits: LedgerEntry[]; tags: TagEntry[] }> {
     let text: string;
@@ -158,10 +249,15 @@ const RUN_SOURCES: readonly LedgerSource[] = ['cli', 'sdk', 'mcp'];
  */
 export function mergeDebit(lines: readonly LedgerEntry[]): LedgerEntry {
   const rank = (e: LedgerEntry) => (RUN_SOURCES.includes(e.source) ? 0 : 1);
-  const ordered = [...lines].sort((a, b) => rank(a) - rank(b));
+  const ordered = lines.length === 1 ? lines : [...lines].sort((a, b) => rank(a) - rank(b));
   const merged: Record<string, unknown> = {};
+  // Keys, not entries: a [key, value] array per field per line was most of what a long read allocated.
   for (const line of ordered) {
-    for (const [k, v] of Object.entries(line)) if (merged[k] === undefined && v !== undefined && v !== null) merged[k] = v;
+    const fields = line as unknown as Record<string, unknown>;
+    for (const k of Object.keys(fields)) {
+      const v = fields[k];
+      if (merged[k] === undefined && v !== undefined && v !== null) merged[k] = v;
+    }
   }
   return merged as unknown as LedgerEntry;
 }
@@ -179,7 +275,12 @@ export function mergeDebit(lines: readonly LedgerEntry[]): LedgerEntry {
  * from one customer to another leaves past debits where they were.
  */
 export function attribute(debits: readonly LedgerEntry[], tags: readonly TagEntry[]): LedgerEntry[] {
-  if (tags.length === 0) return [...debits];
+  return debits.map(attributor(tags));
+}
+
+/** attribute() for one debit at a time (a stream of them): the tags are sorted once. */
+export function attributor(tags: readonly TagEntry[]): (d: LedgerEntry) => LedgerEntry {
+  if (tags.length === 0) return (d) => d;
   const byRef = new Map<string, TagEntry[]>();
   for (const t of tags) {
     const list = byRef.get(t.ref);
@@ -187,7 +288,7 @@ export function attribute(debits: readonly LedgerEntry[], tags: readonly TagEntr
     else byRef.set(t.ref, [t]);
   }
   for (const list of byRef.values()) list.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-  return debits.map((d) => {
+  return (d) => {
     if (d.customer !== undefined) return d;
     const list = byRef.get(d.ref);
     if (!list) return d;
@@ -199,7 +300,113 @@ export function attribute(debits: readonly LedgerEntry[], tags: readonly TagEntr
     if (next && typeof next.from === 'string') return { ...d, customer: next.from };
     const named = after.find((x) => x.customer !== undefined)?.customer;
     return named ? { ...d, customer: named } : d;
-  });
+  };
+}
+
+/** A debit's place in read()'s order, filled when its last line is read. */
+type Slot = { entry?: LedgerEntry };
+/** A slot handed on: the queue lets go of its debit at once. */
+const DONE: Slot = Object.freeze({});
+
+/**
+ * How many lines each debit id has, in 12 bytes a slot whatever the id's length: an open-addressing
+ * table of two 32-bit hashes (FNV-1a and a multiplicative one, so a 64-bit key) and a count. Two
+ * ids with the same key share a count, which only makes Journal.pages hold them longer.
+ */
+class IdCounts {
+  private size = 0;
+  private mask = (1 << 12) - 1;
+  private k1 = new Uint32Array(this.mask + 1);
+  private k2 = new Uint32Array(this.mask + 1);
+  private n = new Uint32Array(this.mask + 1);
+
+  add(id: string): void {
+    if ((this.size + 1) * 4 > (this.mask + 1) * 3) this.grow();
+    const i = this.slot(id);
+    if (this.n[i] === 0) this.size++;
+    this.n[i]! += 1;
+  }
+
+  /** Counts one line of `id` read again; how many of its lines are still to come (0: this was its last). */
+  take(id: string): number {
+    const i = this.slot(id);
+    if (this.n[i] === 0) return 0;
+    this.n[i]! -= 1;
+    return this.n[i]!;
+  }
+
+  private slot(id: string): number {
+    let h1 = 0x811c9dc5;
+    let h2 = 0x9747b28c;
+    for (let j = 0; j < id.length; j++) {
+      const c = id.charCodeAt(j);
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+      h2 ^= h2 >>> 15;
+    }
+    h1 >>>= 0;
+    // Never (0, 0): that is an empty slot's key.
+    h2 = h2 >>> 0 || 1;
+    let i = (h1 ^ Math.imul(h2, 0x27d4eb2d)) & this.mask;
+    // A key once added keeps its slot when its count is taken to 0 (so take() finds it, and a
+    // later line of the same id is not counted as a new id).
+    while (this.k1[i] !== 0 || this.k2[i] !== 0) {
+      if (this.k1[i] === h1 && this.k2[i] === h2) return i;
+      i = (i + 1) & this.mask;
+    }
+    this.k1[i] = h1;
+    this.k2[i] = h2;
+    return i;
+  }
+
+  private grow(): void {
+    const [k1, k2, n] = [this.k1, this.k2, this.n];
+    this.mask = this.mask * 2 + 1;
+    this.k1 = new Uint32Array(this.mask + 1);
+    this.k2 = new Uint32Array(this.mask + 1);
+    this.n = new Uint32Array(this.mask + 1);
+    for (let i = 0; i < n.length; i++) {
+      if (k1[i] === 0 && k2[i] === 0) continue;
+      let j = (k1[i]! ^ Math.imul(k2[i]!, 0x27d4eb2d)) & this.mask;
+      while (this.k1[j] !== 0 || this.k2[j] !== 0) j = (j + 1) & this.mask;
+      this.k1[j] = k1[i]!;
+      this.k2[j] = k2[i]!;
+      this.n[j] = n[i]!;
+    }
+  }
+}
+
+/**
+ * The journal's lines, a chunk at a time, up to `limit` bytes: each chunk's whole lines and the
+ * bytes read so far. The last line is given even without its newline (a line cut by a kill, which
+ * parseLine skips), as read()'s split gives it. Nothing for a journal not written yet.
+ */
+async function* linesOf(path: string, limit: number): AsyncGenerator<{ lines: string[]; bytes: number }> {
+  let file: Awaited<ReturnType<typeof fsp.open>>;
+  try {
+    file = await fsp.open(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(1 << 16);
+    const decoder = new StringDecoder('utf8');
+    let bytes = 0;
+    let rest = '';
+    while (bytes < limit) {
+      const { bytesRead } = await file.read(buf, 0, Math.min(buf.length, limit - bytes), null);
+      if (bytesRead === 0) break;
+      bytes += bytesRead;
+      const lines = (rest + decoder.write(buf.subarray(0, bytesRead))).split('\n');
+      rest = lines.pop() as string;
+      yield { lines, bytes };
+    }
+    rest += decoder.end();
+    if (rest !== '') yield { lines: [rest], bytes };
+  } finally {
+    await file.close();
+  }
 }
 
 type Line = { debit: LedgerEntry; tag?: undefined } | { tag: TagEntry; debit?: undefined };

@@ -31,7 +31,7 @@ export interface Unexplained {
 
 const cents = (n: number) => Math.round(n * 100);
 
-interface Debit extends Window {
+export interface Debit extends Window {
   cents: number;
 }
 
@@ -85,10 +85,15 @@ interface Judged {
 }
 
 export function reconcile(entries: readonly LedgerEntry[], s: Sightings): Unexplained[] {
+  return reconcileWindows(debitWindows(entries, s), s);
+}
+
+/** reconcile() over the debits' windows (debitWindows), gathered by the caller (a page at a time, say). */
+export function reconcileWindows(windows: readonly Debit[], s: Sightings): Unexplained[] {
   const readings = s.readings;
   if (readings.length < 2) return [];
   const first = readings[0]!;
-  const debits = debitWindows(entries, s).filter((d) => d.to >= first.from); // the rest were made before it
+  const debits = windows.filter((d) => d.to >= first.from); // the rest were made before it
   // Uncertain for every reading: the debits that may have been made before the first one or after it.
   const aroundFirst = debits.filter((d) => d.from <= first.to);
   const after = debits.filter((d) => d.from > first.to).sort((a, b) => a.to - b.to);

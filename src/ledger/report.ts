@@ -61,20 +61,65 @@ function keyOf(e: LedgerEntry, by: Grouping): string {
 
 /** Totals per group, in group order (dates ascending, names alphabetical, "(none)" last). */
 export function groupSpend(entries: readonly LedgerEntry[], by: Grouping): SpendGroup[] {
-  const groups = new Map<string, { count: number; created: number; extended: number; cents: number }>();
-  for (const e of entries) {
-    const k = keyOf(e, by);
-    const g = groups.get(k) ?? { count: 0, created: 0, extended: 0, cents: 0 };
+  const groups = new SpendGroups(by);
+  for (const e of entries) groups.add(e);
+  return groups.list();
+}
+
+/** groupSpend as the debits stream past (JournalStore.pages): what it holds is one line per group. */
+export class SpendGroups {
+  private readonly groups = new Map<string, { count: number; created: number; extended: number; cents: number }>();
+
+  constructor(private readonly by: Grouping) {}
+
+  add(e: LedgerEntry): void {
+    const k = keyOf(e, this.by);
+    let g = this.groups.get(k);
+    if (!g) {
+      g = { count: 0, created: 0, extended: 0, cents: 0 };
+      this.groups.set(k, g);
+    }
     g.count++;
     if (e.operation === 'create') g.created++;
     else g.extended++;
     g.cents += cents(e.priceUsd);
-    groups.set(k, g);
   }
-  const last = (k: string) => (k.startsWith('(') ? 1 : 0);
-  return [...groups.entries()]
-    .sort(([a], [b]) => last(a) - last(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([group, g]) => ({ group, count: g.count, created: g.created, extended: g.extended, totalUsd: g.cents / 100 }));
+
+  list(): SpendGroup[] {
+    const last = (k: string) => (k.startsWith('(') ? 1 : 0);
+    return [...this.groups.entries()]
+      .sort(([a], [b]) => last(a) - last(b) || (a < b ? -1 : a > b ? 1 : 0))
+      .map(([group, g]) => ({ group, count: g.count, created: g.created, extended: g.extended, totalUsd: g.cents / 100 }));
+  }
+}
+
+/** How many debits passed, and their sum (totalUsd's arithmetic: whole cents, so any order gives the same). */
+export class SpendTally {
+  count = 0;
+  private cents = 0;
+
+  add(e: LedgerEntry): void {
+    this.count++;
+    this.cents += cents(e.priceUsd);
+  }
+
+  get totalUsd(): number {
+    return this.cents / 100;
+  }
+}
+
+/** The pages' debits in [since, until), as pages (empty ones dropped), each counted into `tally` as it passes. */
+export async function* inWindowPages(
+  pages: AsyncIterable<readonly LedgerEntry[]>,
+  since: Date | undefined,
+  until: Date | undefined,
+  tally: SpendTally,
+): AsyncGenerator<readonly LedgerEntry[]> {
+  for await (const page of pages) {
+    const kept = since || until ? inWindow(page, since, until) : page;
+    for (let i = 0; i < kept.length; i++) tally.add(kept[i]!);
+    if (kept.length > 0) yield kept;
+  }
 }
 
 export function totalUsd(entries: readonly { priceUsd: number }[]): number {

@@ -17,6 +17,12 @@ export interface JournalStore {
   tag(tags: readonly TagEntry[]): Promise<void>;
   /** Every debit once, merged and attributed, in the order each was first entered. */
   read(): Promise<LedgerEntry[]>;
+  /**
+   * The same debits as read(), each the same, a page at a time, without holding them all: for
+   * readers that print or sum as they go, whose memory must not grow with the ledger. `ordered`
+   * (the default): in read()'s order; false: in any order, which may hold less (for sums).
+   */
+  pages(opts?: { ordered?: boolean }): AsyncIterable<readonly LedgerEntry[]>;
   /** The ids already entered. */
   ids(): Promise<Set<string>>;
 }

@@ -21,6 +21,7 @@ import {
   type TempHome,
   tempHome,
 } from '../helpers/index.js';
+import { type Debit, longJournal, writeJournal } from './long-journal.js';
 
 const missing = postgresMissing();
 let pg: Postgres;
@@ -258,6 +259,27 @@ describe.skipIf(missing !== undefined)(needing('a team on one account, sharing a
     expect(JSON.parse(String(resumed.stdout))).toHaveLength(8);
     expect(cents(1000 - (await k.state()).balanceUsd)).toBe(cents(price) * 8);
     expect(await spendOf(a)).toHaveLength(8);
+  }, 180_000);
+
+  it('a long ledger pushed to the database reads there, page after page, exactly as from the file: merged, attributed, in order', async () => {
+    const { k, url } = await setup();
+    // 5,000 debits: more than two of the database's pages (PgJournal.pages reads 2,000 at a time).
+    const { text, debits } = longJournal(5000, Date.now());
+    const a = machine(k);
+    writeJournal(a.home.configDir, k.sb.baseUrl, k.sb.apiKey, text);
+    const fromFile = async (m: Machine, args: string[], env?: Record<string, string>) =>
+      JSON.parse(String((await ok(m.run(args, env))).stdout));
+    const spendFile = (await fromFile(a, ['spend', '--json'])) as Debit[];
+    expect(spendFile).toEqual(debits);
+    expect(JSON.parse(String((await ok(a.run(['ledger', 'push', '--json'], { PROXYCTL_LEDGER_URL: url }))).stdout))).toMatchObject({
+      debits: 5000,
+      added: 5000,
+    });
+    const b = machine(k, { PROXYCTL_LEDGER_URL: url });
+    expect((await fromFile(b, ['ledger', 'status', '--json'])).debits).toBe(5000);
+    expect(await fromFile(b, ['spend', '--json'])).toEqual(debits);
+    expect(await fromFile(b, ['spend', '--by', 'customer', '--json'])).toEqual(await fromFile(a, ['spend', '--by', 'customer', '--json']));
+    expect((await fromFile(b, ['status', '--json'])).customers).toEqual((await fromFile(a, ['status', '--json'])).customers);
   }, 180_000);
 
   it("ledger-url's password is kept apart and never printed, --debug included", async () => {

@@ -7,10 +7,10 @@ import { UsageError } from '../../errors.js';
 import { money, shortTime } from '../../output/index.js';
 import type { Column } from '../../output/index.js';
 import type { LedgerEntry } from '../../ledger/index.js';
-import { groupSpend, inWindow, isWithin, totalUsd, type Grouping, type SpendGroup } from '../../ledger/report.js';
-import { reconcile, type Unexplained } from '../../ledger/reconcile.js';
+import { inWindowPages, isWithin, SpendGroups, SpendTally, type Grouping, type SpendGroup } from '../../ledger/report.js';
+import { debitWindows, reconcileWindows, type Unexplained } from '../../ledger/reconcile.js';
 import { readSightings } from '../../ledger/sightings.js';
-import { hasPrices, withBilling } from '../../ledger/billing.js';
+import { BilledTally, hasPrices } from '../../ledger/billing.js';
 import { parseWhen } from '../../ledger/when.js';
 import { priceBookNow } from '../../context/prices.js';
 
@@ -82,11 +82,14 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
       hint: 'choose the stretch with --since/--until, or drop --reconcile for the totals',
     });
   const ledger = await ctx.ledger();
-  const all = await ledger.journal.read();
-  const entries = inWindow(all, since, until);
   const window = `${since ? ` since ${since.toISOString()}` : ''}${until ? ` until ${until.toISOString()}` : ''}`;
+  // The ledger is streamed (JournalStore.pages): what a run holds does not grow with the journal.
   if (flags.reconcile) {
-    const gaps = reconcile(all, await readSightings(ledger.local)).filter((g) => isWithin(g.to, since, until));
+    // The whole journal, as reconcile() needs it, but only each debit's window and amount are held.
+    const sightings = await readSightings(ledger.local);
+    const debits = [];
+    for await (const page of ledger.journal.pages()) debits.push(...debitWindows(page, sightings));
+    const gaps = reconcileWindows(debits, sightings).filter((g) => isWithin(g.to, since, until));
     ctx.notice(
       gaps.length === 0
         ? `The ledger explains every balance change proxyctl has seen${window}.`
@@ -98,15 +101,22 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
       empty: '',
     });
   }
-  const total = totalUsd(entries);
+  const tally = new SpendTally();
   if (flags.by) {
-    const groups = groupSpend(entries, flags.by as Grouping);
+    // Totals on the fly: one line per group is held, and the debits in any order (sums in cents).
+    const groups = new SpendGroups(flags.by as Grouping);
     const book = flags.by === 'customer' ? await priceBookNow(ctx) : undefined;
-    if (book && hasPrices(book)) {
+    const billed = book && hasPrices(book) ? new BilledTally(book) : undefined;
+    for await (const page of inWindowPages(ledger.journal.pages({ ordered: false }), since, until, tally))
+      for (let i = 0; i < page.length; i++) {
+        groups.add(page[i]!);
+        billed?.add(page[i]!);
+      }
+    if (billed) {
       // With prices set (customers set, default-markup): what each customer is billed, and the margin.
       await emit(
         ctx,
-        showList(withBilling(groups, entries, book), {
+        showList(billed.beside(groups.list()), {
           columns: billedColumns,
           fields: ['group', 'count', 'created', 'extended', 'totalUsd', 'billedUsd', 'marginUsd'],
           empty: 'Nothing spent in this window.',
@@ -115,15 +125,17 @@ export default async function handler({ flags, ctx }: Input): Promise<Result> {
     } else
       await emit(
         ctx,
-        showList(groups, {
+        showList(groups.list(), {
           columns: groupColumns(flags.by as Grouping),
           fields: ['group', 'count', 'created', 'extended', 'totalUsd'],
           empty: 'Nothing spent in this window.',
         }),
       );
   } else {
-    await emit(ctx, showList(entries, { columns: entryColumns, fields: ENTRY_FIELDS, empty: 'Nothing spent in this window.' }));
+    // Every debit, in read()'s order, printed as the pages come (a table alone is drawn whole).
+    const pages = inWindowPages(ledger.journal.pages(), since, until, tally);
+    await emit(ctx, showList({ pages }, { columns: entryColumns, fields: ENTRY_FIELDS, empty: 'Nothing spent in this window.' }));
   }
-  ctx.notice(`Total: ${money(total)} over ${entries.length} debit(s)${window}.`);
+  ctx.notice(`Total: ${money(tally.totalUsd)} over ${tally.count} debit(s)${window}.`);
   return finished(ctx);
 }

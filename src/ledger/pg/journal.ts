@@ -3,13 +3,15 @@
 // this machine's journal file instead, and the error says so: nothing charged goes unrecorded, and
 // `proxyctl ledger push` copies it once the database is back.
 import { LedgerUnavailableError } from '../../errors.js';
-import { attribute, type Journal, type LedgerEntry, type LedgerSource, type TagEntry } from '../journal.js';
+import { attribute, attributor, type Journal, type LedgerEntry, type LedgerSource, type TagEntry } from '../journal.js';
 import type { JournalStore } from '../store.js';
 import { lostMidRun, unavailable, type Db } from './db.js';
 
 const RUN_SOURCES: readonly LedgerSource[] = ['cli', 'sdk', 'mcp'];
 /** Rows sent in one statement. */
 const CHUNK = 500;
+/** Debits read in one statement by pages(). */
+const PAGE = 2000;
 
 type Line = Record<string, unknown>;
 
@@ -152,6 +154,41 @@ export class PgJournal implements JournalStore {
       entries,
       tags.map((t) => t.line),
     );
+  }
+
+  /**
+   * read()'s debits, a page at a time: keyset pages by seq (the order of first entry, indexed), each
+   * row already one merged debit (the database merges a debit's lines as they arrive), so no merge
+   * spans two pages. The tags are read first, whole (attribution needs them all, and they are few),
+   * and the last seq then bounds the pages: debits entered meanwhile wait for the next read, as they
+   * would for read(). Between two pages a debit already handed on may be merged with a later line;
+   * it is given as it stood, as read() a moment earlier would have given it.
+   */
+  async *pages(): AsyncGenerator<LedgerEntry[]> {
+    const [tags, top] = await Promise.all([
+      this.db.query<{ line: TagEntry }>('SELECT line FROM proxyctl_tags WHERE account = $1 ORDER BY seq', [this.account]),
+      this.db.query<{ last: string | null }>('SELECT max(seq) AS last FROM proxyctl_debits WHERE account = $1', [this.account]),
+    ]);
+    const last = top[0]?.last;
+    if (last === null || last === undefined) return;
+    const give = attributor(tags.map((t) => t.line));
+    let after = '0';
+    for (;;) {
+      const rows = await this.db.query<{ seq: string; e: Line }>(
+        `SELECT seq, coalesce(seen, '{}'::jsonb) || coalesce(run, '{}'::jsonb) AS e FROM proxyctl_debits
+         WHERE account = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${PAGE}`,
+        [this.account, after, last],
+      );
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.seq;
+      const page: LedgerEntry[] = [];
+      for (const r of rows) {
+        const e = entryOf(r.e);
+        if (e) page.push(give(e));
+      }
+      if (page.length > 0) yield page;
+      if (rows.length < PAGE) return;
+    }
   }
 
   async ids(): Promise<Set<string>> {

@@ -16,7 +16,8 @@ import { ApiError, UsageError } from '../../errors.js';
 import { errorMessage, runBulk } from '../../units/bulk.js';
 import { CheckFailed, candidateFromUnit, checkCandidate, failedResult } from '../../units/check.js';
 import { userAgent } from '../../version.js';
-import { GROUPINGS, groupSpend, inWindow, totalUsd } from '../../ledger/report.js';
+import { GROUPINGS, inWindowPages, SpendGroups, SpendTally } from '../../ledger/report.js';
+import type { LedgerEntry } from '../../ledger/index.js';
 import { parsePaging, takePages } from '../../kit/paging.js';
 import { unitFilter } from '../../units/select.js';
 import { MAX_PAGE_SIZE, parseRef, parseRefs, UNIT_STATUSES } from '../../units/validate.js';
@@ -198,12 +199,19 @@ const getSpend = defineTool({
     const until = a.until === undefined ? undefined : parseWhen(a.until, 'until', now, true);
     if (since && until && since >= until) throw new UsageError('since must be before until');
     const ledger = await session.ledger();
-    const entries = inWindow(await ledger.journal.read(), since, until);
-    const total = { totalUsd: totalUsd(entries), count: entries.length };
-    // Plain copies: the result is JSON, whatever the ledger's types carry.
-    return a.by
-      ? { ...total, groups: groupSpend(entries, a.by).map((g) => ({ ...g })) }
-      : { ...total, entries: entries.map((e) => ({ ...e })) };
+    // Streamed: totals per group are summed as the debits pass (in any order: sums in cents); every
+    // debit is kept only when the answer lists them.
+    const tally = new SpendTally();
+    const groups = a.by ? new SpendGroups(a.by) : undefined;
+    const entries: (LedgerEntry & Record<string, unknown>)[] = [];
+    for await (const page of inWindowPages(ledger.journal.pages({ ordered: !groups }), since, until, tally))
+      for (const e of page) {
+        if (groups) groups.add(e);
+        // Plain copies: the result is JSON, whatever the ledger's types carry.
+        else entries.push({ ...e });
+      }
+    const total = { totalUsd: tally.totalUsd, count: tally.count };
+    return groups ? { ...total, groups: groups.list().map((g) => ({ ...g })) } : { ...total, entries };
   },
 });
 
