@@ -34,6 +34,8 @@ function profileSettingsSource(store: ConfigStore, profile: string): SettingsSou
     shared: false,
     read: async () => ({ ...(store.profileNow(profile) ?? {}) }),
     set: (name, value) => store.setProfileSetting(profile, name as ProfileField, value as never),
+    // Under the config file's lock, from the value in the file as it is then.
+    update: (name, change) => store.updateProfileSetting(profile, name as ProfileField, change as never),
   };
 }
 

@@ -108,6 +108,12 @@ export interface SettingsSource {
   read(): Promise<Record<string, unknown>>;
   /** Sets one (undefined removes it). */
   set(name: string, value: unknown): Promise<void>;
+  /**
+   * Changes one from its value as it is now, alone: no other process sharing the source reads it for
+   * a change or writes it meanwhile, so two runs changing different entries of one map (two
+   * customers' prices, on two machines) both keep theirs. `change` returning undefined removes it.
+   */
+  update<T>(name: string, change: (value: T | undefined) => T | undefined): Promise<void>;
 }
 
 /** A team's shared store (src/ledger/pg/, loaded only when a ledger URL is set). */

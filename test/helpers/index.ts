@@ -19,6 +19,7 @@
 // - secret-service.ts  an OS keyring of the test's own (private D-Bus + gnome-keyring): startSecretService(), secretServiceMissing()
 // - tools.ts           programs a test runs that a machine may lack: notInstalled(), needing() (a skipped title says why)
 // - postgres.ts        a PostgreSQL cluster of the test file's own (initdb, pg_ctl on 127.0.0.1): startPostgres(), postgresMissing()
+// - team.ts          the machines of a team sharing a ledger: machine() (a HOME of its own), cleanupMachines(), succeeds()
 // - tls.ts             certificates made with openssl (a test CA, self-signed, expired, another host) and an HTTPS target: makeTestCertificates(), startHttpsTarget()
 //
 // Naming: spawnX starts a child process of the built binary; startX starts a server in this process.
@@ -41,5 +42,6 @@ export * from './proxy-client.js';
 export * from './shell.js';
 export * from './postgres.js';
 export * from './secret-service.js';
+export * from './team.js';
 export * from './tls.js';
 export * from './tools.js';

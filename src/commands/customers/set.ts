@@ -1,13 +1,13 @@
 // `customers set NAME --markup P% | --price PERIOD=USD…`: every value checked before anything is
 // written (a bad one is exit 2 and changes nothing), then merged into the customer's prices under
-// the config file's lock, so a parallel `customers set` for another customer is never lost.
+// the lock of where they live (the config file's, or the shared ledger's for the team's), so a
+// parallel `customers set` for another customer, on this machine or another, is never lost.
 import type { Input } from './set.command.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import type { Result } from '../../kit/action.js';
-import { profileInUse } from '../../context/credentials.js';
 import { markupText, parseMarkup, parsePrices } from '../../ledger/billing.js';
 import { money } from '../../output/index.js';
-import { customerName } from './sources.js';
+import { customerName, whose } from './sources.js';
 import { moneySettings } from '../../context/prices.js';
 import type { Profile } from '../../config/store.js';
 
@@ -28,17 +28,14 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     };
     return { ...(all ?? {}), [name]: next };
   };
+  // The profile's prices, or the team's in the shared ledger (every machine bills with them): one
+  // locked change from the prices as they are then, so another customer set meanwhile stays.
   const settings = await moneySettings(ctx);
-  const store = await ctx.config();
-  const profile = profileInUse(ctx, store);
-  if (settings.shared) {
-    // The team's prices, in the shared ledger: every machine bills with them.
-    await settings.set('customerPrices', merge((await settings.read()).customerPrices as CustomerPrices | undefined));
-  } else await store.updateProfileSetting(profile, 'customerPrices', merge);
+  await settings.update<CustomerPrices>('customerPrices', merge);
   const said = [
     ...(markupPercent !== undefined ? [`markup ${markupText(markupPercent)}`] : []),
     ...Object.entries(prices).map(([p, usd]) => `${p} at ${money(usd)}`),
   ];
-  ctx.notice(`${name}: ${said.join(', ')} (${settings.shared ? `the team's, in ${settings.where}` : `profile "${profile}"`})`);
+  ctx.notice(`${name}: ${said.join(', ')} (${await whose(ctx, settings)})`);
   return ExitCode.ok;
 }

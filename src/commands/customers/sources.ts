@@ -5,6 +5,8 @@ import { priceBookNow } from '../../context/prices.js';
 import type { ReportSources } from '../../ledger/customer-report.js';
 import { parseCustomer } from '../../ledger/customer.js';
 import { NotFoundError } from '../../errors.js';
+import type { SettingsSource } from '../../ledger/store.js';
+import { profileInUse } from '../../context/credentials.js';
 
 export async function reportSources(ctx: Context): Promise<ReportSources> {
   const [ledger, book] = await Promise.all([ctx.ledger(), priceBookNow(ctx)]);
@@ -19,4 +21,9 @@ export function unknownCustomer(name: string, what: string): NotFoundError {
     code: 'customer_not_found',
     hint: 'proxyctl customers lists the customers; units are tagged with units create/modify --customer NAME',
   });
+}
+
+/** Whose prices a change went to, for its notice: the team's (and where) or the profile's. */
+export async function whose(ctx: Context, settings: SettingsSource): Promise<string> {
+  return settings.shared ? `the team's, in ${settings.where}` : `profile "${profileInUse(ctx, await ctx.config())}"`;
 }

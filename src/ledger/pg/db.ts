@@ -10,6 +10,10 @@ import { MIGRATIONS } from './schema.js';
 export const LOCK_SPACE = 0x70726f78; // "prox"
 /** Key under LOCK_SPACE that migrations run under, so two machines starting at once migrate once. */
 const MIGRATION_LOCK = 0;
+/** The advisory-lock namespace of one setting's changes (its second key: a hash of account and name). */
+export const SETTINGS_SPACE = 0x70727374; // "prst"
+/** How long a run waits for a lock another machine holds before it gives up (exit 9, nothing changed). */
+export const LOCK_WAIT = '30s';
 
 export interface Db {
   /** The URL without its password, for messages. */

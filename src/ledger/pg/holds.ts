@@ -10,14 +10,11 @@
 // machine that vanished without closing anything stops counting as alive within LEASE_S.
 import { randomInt } from 'node:crypto';
 import type { HoldChange, HoldRecord, HoldStore, HoldsView, Liveness, Spending } from '../store.js';
-import { LOCK_SPACE, lostMidRun, unavailable, type Db } from './db.js';
+import { LOCK_SPACE, LOCK_WAIT, lostMidRun, unavailable, type Db } from './db.js';
 
 /** Seconds a hold's lease lasts on the database's clock; renewed every RENEW_MS. */
 const LEASE_S = 30;
 const RENEW_MS = 5000;
-/** How long taking the account's lock may wait for another machine's run (then exit 9, nothing charged). */
-const LOCK_WAIT = '30s';
-
 /** The two-key advisory lock under LOCK_SPACE for the account's hold-taking: a stable hash of its name. */
 const ACCOUNT_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
 

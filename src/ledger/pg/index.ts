@@ -5,7 +5,7 @@ import type { AsyncCache } from '../../api/client.js';
 import { CACHE_MAX_AGE_MS } from '../../config/store.js';
 import type { Journal } from '../journal.js';
 import type { SettingsSource, SharedStore } from '../store.js';
-import { LATEST_VERSION, openDb, type Db } from './db.js';
+import { LATEST_VERSION, LOCK_WAIT, openDb, SETTINGS_SPACE, type Db } from './db.js';
 import { pgHolds } from './holds.js';
 import { insertDebits, insertTags, mergedRows, PgJournal } from './journal.js';
 
@@ -47,8 +47,28 @@ export function openSharedStore(url: string): SharedStore {
   };
 }
 
-/** The team's money settings of an account, by name. */
+/**
+ * The team's money settings of an account, by name. A change of one is made under an advisory lock
+ * of the account and name, in one transaction with its read, so machines changing one setting at
+ * once (two customers' prices) take turns and each keeps what the others wrote.
+ */
 function pgSettings(db: Db, account: string): SettingsSource {
+  const update = <T>(name: string, change: (value: T | undefined) => T | undefined) =>
+    db.transaction(async (q) => {
+      await q(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
+      await q('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SETTINGS_SPACE, `${account}\n${name}`]);
+      const rows = await q<{ value: T }>('SELECT value FROM proxyctl_settings WHERE account = $1 AND name = $2', [account, name]);
+      const next = change(rows[0]?.value);
+      if (next === undefined) {
+        await q('DELETE FROM proxyctl_settings WHERE account = $1 AND name = $2', [account, name]);
+        return;
+      }
+      await q(
+        `INSERT INTO proxyctl_settings (account, name, value) VALUES ($1, $2, $3)
+         ON CONFLICT (account, name) DO UPDATE SET value = EXCLUDED.value`,
+        [account, name, JSON.stringify(next)],
+      );
+    });
   return {
     where: db.where,
     shared: true,
@@ -58,17 +78,9 @@ function pgSettings(db: Db, account: string): SettingsSource {
       ]);
       return Object.fromEntries(rows.map((r) => [r.name, r.value]));
     },
-    async set(name, value) {
-      if (value === undefined) {
-        await db.query('DELETE FROM proxyctl_settings WHERE account = $1 AND name = $2', [account, name]);
-        return;
-      }
-      await db.query(
-        `INSERT INTO proxyctl_settings (account, name, value) VALUES ($1, $2, $3)
-         ON CONFLICT (account, name) DO UPDATE SET value = EXCLUDED.value`,
-        [account, name, JSON.stringify(value)],
-      );
-    },
+    // A whole value takes its turn too: it never lands between another run's read and write.
+    set: (name, value) => update(name, () => value),
+    update,
   };
 }
 
