@@ -9,7 +9,6 @@ import type { Env } from './io.js';
 import { purchase } from './units/purchase.js';
 import { extend } from './units/extension.js';
 import { extendSafely } from './units/extend-safely.js';
-import { newBaseKey } from './units/idempotency.js';
 import type { CreateBody, Extended, Unit } from './units/types.js';
 import { userAgent } from './version.js';
 import { fileLedger, type Ledger, type SpendPolicy } from './ledger/index.js';
@@ -192,7 +191,8 @@ export interface CreateUnitsOptions extends CreateBody {
 }
 
 export type CreateItem =
-  | { index: number; ok: true; unit: Unit; idempotencyKey: string }
+  /** `replayed`: an earlier run with this key bought the unit (the server replayed it); this call did not pay for it. */
+  | { index: number; ok: true; unit: Unit; idempotencyKey: string; replayed: boolean }
   | { index: number; ok: false; error: SdkError; idempotencyKey: string };
 
 export interface CreateUnitsResult {
@@ -200,6 +200,10 @@ export interface CreateUnitsResult {
   idempotencyKey: string;
   /** The units bought (or replayed by a retry), in batch order. */
   units: Unit[];
+  /** Units this call paid for: bought now. */
+  bought: number;
+  /** Units an earlier run with this key bought, replayed now and not paid for again. */
+  replayed: number;
   /** Every item started, in batch order; `ok: false` items carry the typed error (ApiError, NetworkError, …). */
   items: CreateItem[];
   /** Items never started: `signal` aborted, or the pool failing upstream stopped the batch. */
@@ -218,8 +222,9 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
   if (description !== undefined && (typeof description !== 'string' || [...description].length > 500))
     throw new UsageError('description must be a string of at most 500 characters');
   // The CLI's money path: the same plan, policy, hold, ledger and never-twice batch.
-  const input = { body, count, baseKey: idempotencyKey ?? newBaseKey(), dryRun: false, description };
-  const { baseKey, batch } = await purchase(
+  // No key given: purchase() makes one (and a new key has no earlier purchases to look for).
+  const input = { body, count, baseKey: idempotencyKey, dryRun: false, description };
+  const { baseKey, batch, bought } = await purchase(
     { api: client, ledger: ledgerOf(client), signal: given ?? new AbortController().signal },
     input,
     {
@@ -231,12 +236,14 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
   const items = report.outcomes.map(
     (o): CreateItem =>
       o.ok
-        ? { index: o.index, ok: true, unit: o.value, idempotencyKey: keys[o.index]! }
+        ? { index: o.index, ok: true, unit: o.value, idempotencyKey: keys[o.index]!, replayed: batch.replayed.has(o.index) }
         : { index: o.index, ok: false, error: sdkError(o.error), idempotencyKey: keys[o.index]! },
   );
   return {
     idempotencyKey: baseKey,
     units: items.flatMap((i) => (i.ok ? [i.unit] : [])),
+    bought,
+    replayed: items.filter((i) => i.ok && i.replayed).length,
     items,
     notStarted: report.notStarted,
     undescribed: [...untagged].map(([proxyRef, reason]) => ({ proxyRef, reason })),

@@ -10,7 +10,7 @@ import { deriveIdempotencyKey } from './idempotency.js';
 import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
 import { runBulk, UpstreamBreaker, type BulkOptions, type BulkReport } from './bulk.js';
-import { createEntry, enter, type Ledger } from '../ledger/index.js';
+import { createEntry, enter, type Ledger, type LedgerEntry } from '../ledger/index.js';
 
 export interface CreateOptions {
   baseKey: string;
@@ -88,6 +88,47 @@ const purchaseKey = (api: ApiClient, baseKey: string, index: number) => `idempot
 /** Remembers that item `index` of the batch with this base key bought a unit (a re-run replays it). */
 export async function rememberPurchase(api: ApiClient, baseKey: string, index: number, proxyRef: string): Promise<void> {
   await api.records?.set(purchaseKey(api, baseKey, index), { proxyRef, at: Date.now() } satisfies SavedPurchase).catch(() => undefined);
+}
+
+/** Generations of an item's key looked for in the journal: each refunded attempt moves one on (at most 4 a run). */
+const JOURNAL_GENERATIONS = 16;
+
+/**
+ * The purchase records of a batch, recovered from the ledger's journal where this machine's records
+ * lack them: the SDK's in-memory cache in a new process, another cache directory, a run on another
+ * machine of a team. Each debit entered names its item's key, so the item it bought is known, and a
+ * resume reads that unit by its ref (never buying it again, even past the API's key window) and
+ * leaves it out of what it quotes and holds against the daily budget: the journal already counts it.
+ */
+export async function recoverPurchases(
+  api: ApiClient,
+  journal: { read(): Promise<readonly LedgerEntry[]> },
+  baseKey: string,
+  count: number,
+): Promise<void> {
+  if (!api.records) return;
+  const now = Date.now();
+  const byKey = new Map<string, LedgerEntry>();
+  for (const e of await journal.read()) {
+    const at = Date.parse(e.at);
+    if (e.operation === 'create' && e.idempotencyKey && Number.isFinite(at) && now - at < KEY_WINDOW_MS) byKey.set(e.idempotencyKey, e);
+  }
+  if (byKey.size === 0) return;
+  const known = await purchasesEarlier(api, baseKey, count);
+  let left = byKey.size;
+  for (let i = 0; i < count && left > 0; i++) {
+    for (let g = 0; g < JOURNAL_GENERATIONS; g++) {
+      const e = byKey.get(deriveIdempotencyKey(baseKey, i, g));
+      if (!e) continue;
+      left -= 1;
+      if (known.has(i)) break;
+      const at = Date.parse(e.at);
+      await api.records.set(purchaseKey(api, baseKey, i), { proxyRef: e.ref, at } satisfies SavedPurchase).catch(() => undefined);
+      if (g > 0)
+        await api.records.set(generationKey(api, baseKey, i), { generation: g, at } satisfies SavedGeneration).catch(() => undefined);
+      break;
+    }
+  }
 }
 
 /**

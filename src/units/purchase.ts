@@ -9,7 +9,7 @@ import { noteBalance, underBudget, type Ledger, type Spend } from '../ledger/ind
 import { budgetVerdict, type BudgetVerdict } from '../ledger/verdict.js';
 import type { BulkOptions } from './bulk.js';
 import { settleCharge, type Charge } from './charge.js';
-import { createBatch, type Batch } from './create-safely.js';
+import { createBatch, recoverPurchases, type Batch } from './create-safely.js';
 import type { CreateInput } from './create-input.js';
 import type { Unit } from './types.js';
 import { newBaseKey } from './idempotency.js';
@@ -78,6 +78,9 @@ export async function quotePurchase(
 
 export async function purchase(run: PayingRun, input: CreateInput, steps: PurchaseSteps = {}): Promise<Purchase> {
   const { api, ledger } = run;
+  // A batch resumed with its key: what the dead run entered in the journal counts as bought, even
+  // where this machine's purchase records lack it (the SDK in a new process, another machine).
+  if (input.baseKey && ledger) await recoverPurchases(api, ledger.journal, input.baseKey, input.count).catch(() => undefined);
   const plan = steps.plan ?? (await planPurchase(api, input));
   await noteBalance(ledger, plan.quote.balanceUsd);
   if (plan.toBuy > 0) {

@@ -84,7 +84,10 @@ export async function extendUnits(given: ExtendOptions, ctx: Context): Promise<v
       if (given.confirm && !ctx.globals.yes) {
         printQuote(ctx, plan.quote, plan.what);
         await confirmCharge(given.confirm, 'extend', plan.quote);
-      } else if (given.what) ctx.notice(describeQuote(plan.quote, plan.what));
+        return 'asked';
+      }
+      if (given.what) ctx.notice(describeQuote(plan.quote, plan.what));
+      return undefined;
     },
     onEvent: progressRenderer(ctx),
     onHeldElsewhere: (held) =>

@@ -31,7 +31,7 @@ const view = {
 
 export async function confirmRelease(refs: string[], ctx: Context): Promise<void> {
   const ask = await openRelease(ctx, someRefs(refs));
-  if (ask) await askRelease(ask, refs);
+  if (ask) await askRelease(ask, someRefs(refs));
 }
 
 /** The prompt for a release, or undefined with --yes; exit 2 without a terminal (before any request). */
@@ -45,11 +45,12 @@ async function openRelease(ctx: Context, what: string): Promise<Prompter | undef
   });
 }
 
-async function askRelease(ask: Prompter, refs: string[]): Promise<void> {
+/** `what`: the refs named, or the selection with its count ("3 units tagged customer=acme (PRX-1, …)"). */
+async function askRelease(ask: Prompter, what: string): Promise<void> {
   // A "no" is exit 2 (the contract's "refused confirmation"), so a wrapper script never mistakes
   // "the user said no" for "released".
   await ask.confirm(
-    { message: `Release ${someRefs(refs)}? They are deleted permanently and nothing is refunded.` },
+    { message: `Release ${what}? They are deleted permanently and nothing is refunded.` },
     'nothing released: the release was not confirmed',
   );
 }
@@ -92,8 +93,10 @@ export default async function handler({ args: [raw], flags, ctx }: Input): Promi
     return finished(ctx);
   }
   const refs = [...units.keys()];
-  if (ask) await askRelease(ask, refs);
-  else ctx.notice(escapeControl(`releasing ${describeSelection(refs, criteria)}`));
+  // The customer's units are named with their count, in the question as in the notice of --yes.
+  const what = escapeControl(describeSelection(refs, criteria));
+  if (ask) await askRelease(ask, what);
+  else ctx.notice(`releasing ${what}`);
   await releaseUnits(refs, ctx, true);
   return finished(ctx);
 }
