@@ -3,29 +3,10 @@
 // files, or the team's shared store when a ledger URL is set (shared-store.ts), whose settings are
 // then the team's, read from the database at the moment of each charge.
 import type { Context } from './types.js';
-import { fileLedger, hasPolicy, type Ledger, type SettingsSource, type SpendPolicy } from '../ledger/index.js';
+import { fileLedger, type Ledger, policyOf, type SettingsSource } from '../ledger/index.js';
 import type { ConfigStore, ProfileField } from '../config/store.js';
 import { profileInUse } from './credentials.js';
 import { localLedgerDir, sharedStoreOf } from './shared-store.js';
-
-/**
- * The profile's policy. A value a hand edit broke is not silently dropped (that would lift a
- * budget): an amount that is not a number counts as 0 (nothing may be spent) and a list that is
- * not strings as empty (nothing is allowed), until `config set` writes it again.
- */
-export function policyOf(profile: { readonly [K in keyof SpendPolicy]?: unknown } | undefined): SpendPolicy | undefined {
-  if (!profile) return undefined;
-  const amount = (v: unknown) => (v === undefined ? undefined : typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
-  const strings = (v: unknown) =>
-    v === undefined ? undefined : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  const policy = {
-    maxSpendPerRun: amount(profile.maxSpendPerRun),
-    maxSpendPerDay: amount(profile.maxSpendPerDay),
-    allowedPeriods: strings(profile.allowedPeriods),
-    allowedCountries: strings(profile.allowedCountries),
-  };
-  return hasPolicy(policy) ? policy : undefined;
-}
 
 /** A profile's money settings in the config file (the settings source of one machine). */
 function profileSettingsSource(store: ConfigStore, profile: string): SettingsSource {

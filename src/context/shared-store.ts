@@ -4,27 +4,12 @@ import { ledgerDir } from '../config/dirs.js';
 import { profileInUse } from './credentials.js';
 import { readLedgerPassword } from './stored-key.js';
 import type { SharedStore } from '../ledger/store.js';
-import { UsageError } from '../errors.js';
+import { parseLedgerUrl } from '../ledger/shared-url.js';
 
 /** Where the shared ledger's URL came from, for messages. */
 export interface LedgerUrl {
   url: string;
   from: string;
-}
-
-/** postgres:// or postgresql://, with a host and a database; exit 2 otherwise. */
-export function parseLedgerUrl(raw: string, what: string): URL {
-  let u: URL;
-  try {
-    u = new URL(raw.trim());
-  } catch {
-    throw new UsageError(`${what} must be a PostgreSQL URL, e.g. postgres://user:password@db.example.com:5432/proxyctl`);
-  }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
-    throw new UsageError(`${what} must start with postgres:// or postgresql://, got ${u.protocol}//`);
-  if (!u.hostname || u.pathname.replace(/^\//, '') === '')
-    throw new UsageError(`${what} needs a host and a database name, e.g. postgres://user:password@db.example.com:5432/proxyctl`);
-  return u;
 }
 
 /** The shared ledger's URL, password included; undefined when there is none (the local files). */

@@ -53,6 +53,25 @@ export function hasPolicy(p: SpendPolicy | undefined): p is SpendPolicy {
   );
 }
 
+/**
+ * The policy in a profile's (or, with a shared store, the team's) money settings. A value a hand edit broke is not silently dropped (that would lift a
+ * budget): an amount that is not a number counts as 0 (nothing may be spent) and a list that is
+ * not strings as empty (nothing is allowed), until `config set` writes it again.
+ */
+export function policyOf(profile: { readonly [K in keyof SpendPolicy]?: unknown } | undefined): SpendPolicy | undefined {
+  if (!profile) return undefined;
+  const amount = (v: unknown) => (v === undefined ? undefined : typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+  const strings = (v: unknown) =>
+    v === undefined ? undefined : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const policy = {
+    maxSpendPerRun: amount(profile.maxSpendPerRun),
+    maxSpendPerDay: amount(profile.maxSpendPerDay),
+    allowedPeriods: strings(profile.allowedPeriods),
+    allowedCountries: strings(profile.allowedCountries),
+  };
+  return hasPolicy(policy) ? policy : undefined;
+}
+
 /** The rules that need no shared state: per run, periods, countries. Throws PolicyError (exit 12). */
 export function checkPolicy(
   policy: SpendPolicy | undefined,

@@ -11,7 +11,7 @@ import { fileHolds } from './file-holds.js';
 import type { HoldStore, JournalStore, SettingsSource } from './store.js';
 
 export type { Hold, HoldBatch, HoldInfo, HoldState, SpendPolicy } from './budget.js';
-export { checkPolicy, dropHold, hasPolicy, listHolds, takeHold } from './budget.js';
+export { checkPolicy, dropHold, hasPolicy, listHolds, policyOf, takeHold } from './budget.js';
 export type { LedgerEntry, LedgerSource } from './journal.js';
 export { customerOf, parseCustomer, withCustomer } from './customer.js';
 export { countryOfPool, Journal } from './journal.js';

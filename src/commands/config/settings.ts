@@ -10,7 +10,7 @@ import { parseUsd } from '../../units/quote.js';
 import { parsePeriod } from '../../units/validate.js';
 import { countryCode } from '../../kit/country.js';
 import { markupText, parseMarkup } from '../../ledger/billing.js';
-import { parseLedgerUrl } from '../../context/shared-store.js';
+import { parseLedgerUrl } from '../../ledger/shared-url.js';
 
 type Value = string | number | string[];
 
