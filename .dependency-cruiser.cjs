@@ -126,7 +126,7 @@ module.exports = {
       name: 'pg-only-through-the-shared-ledger',
       severity: 'error',
       comment:
-        "src/ledger/pg/ is the one door to PostgreSQL (a team's shared ledger): node-postgres loads only when a ledger URL is set, through context/shared-store.ts",
+        "src/ledger/pg/ is the one door to PostgreSQL (a team's shared ledger): node-postgres loads only when a ledger URL is set, through context/shared-store.ts (the CLI) or src/sdk.ts (`ledger: { url }`)",
       from: { pathNot: '^src/ledger/pg/' },
       to: { path: '(^|/)node_modules/(pg|@types/pg)/' },
     },
@@ -134,7 +134,7 @@ module.exports = {
       name: 'shared-ledger-loaded-lazily',
       severity: 'error',
       comment:
-        'the shared ledger module (and pg with it) is imported only with import(), by context/shared-store.ts, when a ledger URL is set',
+        'the shared ledger module (and pg with it) is imported only with import(), by context/shared-store.ts or src/sdk.ts, when a ledger URL is set',
       from: { pathNot: '^src/ledger/pg/' },
       to: { path: '^src/ledger/pg/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
     },

@@ -11,7 +11,9 @@ import { extend } from './units/extension.js';
 import { extendSafely } from './units/extend-safely.js';
 import type { CreateBody, Extended, Unit } from './units/types.js';
 import { userAgent } from './version.js';
-import { fileLedger, type Ledger, type SpendPolicy } from './ledger/index.js';
+import { fileLedger, type Ledger, policyOf, type SpendPolicy } from './ledger/index.js';
+import { parseLedgerUrl } from './ledger/shared-url.js';
+import type { SharedStore } from './ledger/store.js';
 
 export {
   ApiError,
@@ -21,6 +23,7 @@ export {
   ConflictError,
   ExitCode,
   InterruptedError,
+  LedgerUnavailableError,
   NetworkError,
   NotAppliedError,
   NotFoundError,
@@ -34,6 +37,7 @@ import {
   CliError,
   ConflictError,
   type InterruptedError,
+  type LedgerUnavailableError,
   type NetworkError,
   type NotAppliedError,
   type NotFoundError,
@@ -68,12 +72,31 @@ export interface ResellerClientOptions {
   trace?: (line: string) => void;
   /**
    * Enter every debit in the ledger the CLI keeps (`proxyctl spend` reads it), with source `sdk`,
-   * and hold purchases and extensions to `policy` (the CLI's `config set max-spend-per-day …`; a
-   * refusal is a PolicyError, exit code 12, thrown before anything is charged). `dir` is the
-   * ledger directory: the CLI's is `<data dir>/ledger` (PROXYCTL_CONFIG_DIR/data/ledger when set).
+   * and hold purchases and extensions to the budget and policy (a refusal is a PolicyError, exit
+   * code 12, thrown before anything is charged). Exactly one of:
+   *
+   * - `dir`: this machine's ledger directory (the CLI's is `<data dir>/ledger`,
+   *   PROXYCTL_CONFIG_DIR/data/ledger when set), held to `policy` (the CLI's `config set
+   *   max-spend-per-day …` of a profile; the SDK reads no config file).
+   * - `url`: the team's shared ledger, the PostgreSQL database the CLI's `config set ledger-url`
+   *   names (`?sslmode=require` or `verify-full` for TLS). Debits, budget holds and purchase records
+   *   go to the database, and the team's budget and policy are read from it at every charge (`policy`
+   *   is not taken: the team's is set with `proxyctl config set` on a machine using the ledger). A
+   *   database that cannot be reached refuses the charge before anything is charged
+   *   (LedgerUnavailableError, exit code 9). The password is never in an error or the trace.
+   *   `localDir` is where debits the database could not take mid-run are kept (pass the CLI's
+   *   `<data dir>/ledger`, so `proxyctl ledger push` copies them). node-postgres loads only then;
+   *   `client.close()` ends its connections (idle ones never keep a script alive).
+   *
+   * `profile` names the profile the debits are entered under.
    */
-  ledger?: { dir: string; policy?: SpendPolicy; profile?: string };
+  ledger?: LedgerOption;
 }
+
+/** The `ledger` option: this machine's files (`dir`) or the team's database (`url`). */
+export type LedgerOption =
+  | { dir: string; url?: undefined; policy?: SpendPolicy; profile?: string }
+  | { url: string; localDir: string; dir?: undefined; policy?: undefined; profile?: string };
 
 /**
  * What a failed item of a batch carries: one of the SDK's error classes, never an unknown value, so
@@ -87,6 +110,7 @@ export type SdkError =
   | BadResponseError
   | ConflictError
   | InterruptedError
+  | LedgerUnavailableError
   | NetworkError
   | NotAppliedError
   | NotFoundError
@@ -104,11 +128,19 @@ export type FromEnvOptions = Partial<ResellerClientOptions>;
 
 /** The Reseller API client the CLI uses, built from plain options. `get`/`request` check each answer's shape. */
 export class ResellerClient extends ApiClient {
-  /** Where this client's debits are entered (the `ledger` option); undefined without it. */
+  /**
+   * Where this client's debits are entered with `ledger: { dir }`; undefined without it, and with
+   * `ledger: { url }` (the team's store is opened at the first charge: see openLedger).
+   */
   readonly ledger: Ledger | undefined;
 
   constructor(opts: ResellerClientOptions) {
     const store = opts.cache ?? memoryCache();
+    const l = checkLedgerOption(opts.ledger);
+    // node-postgres (and the store with it) loads at the first charge, not with the client.
+    const url = l?.url;
+    let opening: Promise<SharedStore> | undefined;
+    const shared = url === undefined ? undefined : () => (opening ??= import('./ledger/pg/index.js').then((pg) => pg.openSharedStore(url)));
     super({
       baseUrl: checkBaseUrl(opts.baseUrl, opts.insecure ?? false)
         .toString()
@@ -120,10 +152,54 @@ export class ResellerClient extends ApiClient {
       userAgent: userAgent(),
       trace: opts.trace,
       cache: store,
-      records: store,
+      // With the team's ledger, purchase records are kept in its database too, as the CLI keeps
+      // them: a batch started on one machine resumes on another with its key.
+      records: shared ? sharedRecords(shared, store) : store,
     });
-    const l = opts.ledger;
-    this.ledger = l ? { ...fileLedger(l.dir, this.accountId()), source: 'sdk', profile: l.profile, policy: l.policy } : undefined;
+    if (l === undefined) {
+      this.ledger = undefined;
+    } else if (l.url === undefined) {
+      this.ledger = { ...fileLedger(l.dir, this.accountId()), source: 'sdk', profile: l.profile, policy: l.policy };
+    } else if (shared) {
+      const local = fileLedger(l.localDir, this.accountId()).local;
+      const account = this.accountId();
+      this.#shared = shared;
+      this.#opened = async () => {
+        const team = (await shared()).account(account, local);
+        return {
+          source: 'sdk',
+          profile: l.profile,
+          journal: team.journal,
+          holds: team.holds,
+          local,
+          shared: true,
+          settings: team.settings,
+          // The team's budget and policy, read from the database at every charge.
+          readPolicy: async () => policyOf(await team.settings.read()),
+        };
+      };
+      // The team's ledger is opened by openLedger(), at the first charge.
+      this.ledger = undefined;
+    }
+  }
+
+  #shared: (() => Promise<SharedStore>) | undefined;
+  #opened: (() => Promise<Ledger>) | undefined;
+  #ledger: Promise<Ledger> | undefined;
+
+  /** The ledger the money path enters debits in: `ledger`, or the team's store, opened on first use. */
+  openLedger(): Promise<Ledger | undefined> {
+    if (!this.#opened) return Promise.resolve(this.ledger);
+    if (!this.#ledger) this.#ledger = this.#opened();
+    return this.#ledger;
+  }
+
+  /**
+   * Ends the connections to the team's shared ledger (`ledger: { url }`), once the client's work is
+   * done; nothing to do without one. A charge after it opens them again.
+   */
+  async close(): Promise<void> {
+    if (this.#shared) await (await this.#shared()).close();
   }
 
   /**
@@ -157,6 +233,16 @@ export class ResellerClient extends ApiClient {
   async unit(ref: string): Promise<Unit> {
     return getUnit(this, ref);
   }
+}
+
+/** `local` under the team's records, the store opened on first use (pg/index.ts: pgRecords). */
+function sharedRecords(shared: () => Promise<SharedStore>, local: AsyncCache): AsyncCache {
+  let records: Promise<AsyncCache> | undefined;
+  const open = () => (records ??= shared().then((s) => s.records(local)));
+  return {
+    get: async <T>(key: string) => (await open()).get<T>(key),
+    set: async (key, value) => (await open()).set(key, value),
+  };
 }
 
 function memoryCache(): AsyncCache {
@@ -225,7 +311,7 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
   // No key given: purchase() makes one (and a new key has no earlier purchases to look for).
   const input = { body, count, baseKey: idempotencyKey, dryRun: false, description };
   const { baseKey, batch, bought } = await purchase(
-    { api: client, ledger: ledgerOf(client), signal: given ?? new AbortController().signal },
+    { api: client, ledger: await ledgerOf(client), signal: given ?? new AbortController().signal },
     input,
     {
       checkBalance: false,
@@ -257,7 +343,7 @@ export async function createUnitsSafely(client: ApiClient, options: CreateUnitsO
  * answered without extending.
  */
 export async function extendUnitSafely(client: ApiClient, options: { ref: string; period: string }): Promise<Extended> {
-  const ledger = ledgerOf(client);
+  const ledger = await ledgerOf(client);
   if (!ledger) return extendSafely(client, { ref: options.ref, period: options.period });
   // The CLI's money path on one unit: its pool for the policy's countries, the hold on its ref.
   const unit = await getUnit(client, options.ref);
@@ -280,6 +366,33 @@ export async function extendUnitSafely(client: ApiClient, options: { ref: string
   return outcome.value as Extended;
 }
 
-function ledgerOf(client: ApiClient): Ledger | undefined {
-  return client instanceof ResellerClient ? client.ledger : undefined;
+function ledgerOf(client: ApiClient): Promise<Ledger | undefined> {
+  return client instanceof ResellerClient ? client.openLedger() : Promise.resolve(undefined);
+}
+
+/** The `ledger` option as given: exactly one of `dir` and `url`, and what goes with each; a UsageError otherwise. */
+function checkLedgerOption(l: LedgerOption | undefined): LedgerOption | undefined {
+  if (l === undefined) return undefined;
+  if (typeof l !== 'object' || l === null) throw new UsageError('ledger must be an object: { dir } or { url, localDir }');
+  const o = l as { dir?: unknown; url?: unknown; localDir?: unknown; policy?: unknown; profile?: unknown };
+  if (o.profile !== undefined && typeof o.profile !== 'string') throw new UsageError('ledger.profile must be a string');
+  if (o.dir !== undefined && o.url !== undefined)
+    throw new UsageError("ledger takes one of dir (this machine's files) and url (the team's database), not both");
+  if (o.url !== undefined) {
+    if (typeof o.url !== 'string') throw new UsageError('ledger.url must be a string: postgres://user:password@host:5432/database');
+    parseLedgerUrl(o.url, 'ledger.url');
+    if (o.policy !== undefined)
+      throw new UsageError("ledger.policy is not taken with ledger.url: the team's budget and policy are read from its database", {
+        hint: 'set them with proxyctl config set max-spend-per-day … on a machine using the ledger-url',
+      });
+    if (typeof o.localDir !== 'string' || o.localDir === '')
+      throw new UsageError('ledger.url needs ledger.localDir: where debits the database could not take mid-run are kept', {
+        hint: "pass this machine's CLI ledger directory (<data dir>/ledger), so proxyctl ledger push copies them",
+      });
+    return l;
+  }
+  if (typeof o.dir !== 'string' || o.dir === '')
+    throw new UsageError("ledger needs dir (this machine's ledger directory) or url (the team's database)");
+  if (o.localDir !== undefined) throw new UsageError('ledger.localDir goes with ledger.url only');
+  return l;
 }
