@@ -10,7 +10,7 @@ import { deriveIdempotencyKey } from './idempotency.js';
 import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
 import { runBulk, UpstreamBreaker, type BulkOptions, type BulkReport } from './bulk.js';
-import { createEntry, enter, type JournalStore, type Ledger, type LedgerEntry } from '../ledger/index.js';
+import { createEntry, enter, type Ledger, type LedgerEntry } from '../ledger/index.js';
 
 export interface CreateOptions {
   baseKey: string;
@@ -102,19 +102,17 @@ const JOURNAL_GENERATIONS = 16;
  */
 export async function recoverPurchases(
   api: ApiClient,
-  journal: Pick<JournalStore, 'pages'>,
+  journal: { read(): Promise<readonly LedgerEntry[]> },
   baseKey: string,
   count: number,
 ): Promise<void> {
   if (!api.records) return;
   const now = Date.now();
   const byKey = new Map<string, LedgerEntry>();
-  // Streamed: only the purchases of the key window are held, however long the journal.
-  for await (const page of journal.pages({ ordered: false }))
-    for (const e of page) {
-      const at = Date.parse(e.at);
-      if (e.operation === 'create' && e.idempotencyKey && Number.isFinite(at) && now - at < KEY_WINDOW_MS) byKey.set(e.idempotencyKey, e);
-    }
+  for (const e of await journal.read()) {
+    const at = Date.parse(e.at);
+    if (e.operation === 'create' && e.idempotencyKey && Number.isFinite(at) && now - at < KEY_WINDOW_MS) byKey.set(e.idempotencyKey, e);
+  }
   if (byKey.size === 0) return;
   const known = await purchasesEarlier(api, baseKey, count);
   let left = byKey.size;
