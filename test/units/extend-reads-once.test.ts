@@ -3,7 +3,7 @@
 // units by the expiries already read. Counted in the sandbox's own request log; the charges and the
 // units' expiries are what they were with the extra reads.
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerPrompts, cents, inTerminal, KEY, type Kit, pickPools, seedFleet, startKit } from '../helpers/index.js';
+import { cents, type Kit, pickPools, seedFleet, startKit } from '../helpers/index.js';
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -87,26 +87,4 @@ describe('units extend reads each named unit once', () => {
     },
     120_000,
   );
-
-  it('asked at the prompt: the units are read again right before the extension (the answer may take minutes)', async () => {
-    const { k, poolId, refs } = await setup();
-    await run(k, ['config', 'set', 'allowed-countries', poolId.slice(0, 2)]);
-    const before = await k.state();
-    const from = k.sb.requestLog().length;
-    const env = { ...k.home.env, PROXYCTL_BASE_URL: k.sb.baseUrl, PROXYCTL_API_KEY: k.sb.apiKey };
-    const t = inTerminal(env, ['units', 'extend', ...refs], { columns: 80, rows: 30 });
-    const r = await answerPrompts(t, [
-      [/Extend [\s\S]*by/, KEY.enter],
-      ['Extend for', `y${KEY.enter}`],
-    ]);
-    expect(r.exitCode, t.screen()).toBe(0);
-    // One read for the pools before the question, one right before each extension after it.
-    expect(unitReads(k, from, refs)).toEqual(Object.fromEntries(refs.map((ref) => [ref, 2])));
-    const after = await k.state();
-    for (const ref of refs) {
-      const was = before.units.find((u) => u.proxyRef === ref)!;
-      expect(after.units.find((u) => u.proxyRef === ref)!.lastExtended).not.toBeNull();
-      expect(Date.parse(after.units.find((u) => u.proxyRef === ref)!.expiresAt)).toBeGreaterThan(Date.parse(was.expiresAt));
-    }
-  }, 120_000);
 });
