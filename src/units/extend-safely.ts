@@ -6,7 +6,7 @@ import { extendUnit, getUnit } from '../api/endpoints.js';
 import type { ApiClient, ApiResponse } from '../api/client.js';
 import { ApiError, ConflictError, NetworkError } from '../errors.js';
 import { requireExtended } from './not-applied.js';
-import type { Extended, ExtendResult, Unit } from './types.js';
+import type { Extended, ExtendResult } from './types.js';
 import { enter, extendEntry, underBudget, type Ledger, type Spend } from '../ledger/index.js';
 import { runBulk, type BulkOptions, type BulkReport } from './bulk.js';
 import { stopFailingPools } from './pool-stop.js';
@@ -27,12 +27,6 @@ export interface ExtendInput {
   /** Where the debit is entered once the extension is known applied, at `priceUsd` (the quote's). */
   ledger?: Ledger | undefined;
   priceUsd?: number | undefined;
-  /**
-   * The unit as this run read it while planning the batch, moments before (its pool for the
-   * profile's countries, its expiry for --fit): not read again. Its expiry is the one compared after
-   * a failed attempt, so a run hands it on only when nobody was asked in between (see extend()).
-   */
-  unit?: Unit | undefined;
 }
 
 function ambiguous(err: unknown): boolean {
@@ -47,10 +41,9 @@ function extendedSince(selected: string | undefined, now: string | undefined): b
 }
 
 export async function extendSafely(api: ApiClient, input: ExtendInput): Promise<Extended> {
-  // Read right before the attempt (or by this run while planning it, moments before), never taken
-  // from an earlier listing: another process may have extended the unit since, and a later expiry
-  // after a failed attempt would read as ours.
-  const unit = input.unit ?? (await getUnit(api, input.ref));
+  // Read right before the attempt, never taken from an earlier listing: another process may have
+  // extended the unit since, and a later expiry after a failed attempt would read as ours.
+  const unit = await getUnit(api, input.ref);
   if (extendedSince(input.selectedExpiry, unit.expiresAt)) {
     throw new ConflictError(
       `${input.ref} was extended elsewhere since it was selected (it now expires at ${unit.expiresAt}); not extended again`,
@@ -145,8 +138,6 @@ export interface ExtendBatchOptions {
   pools?: ReadonlyMap<string, string> | undefined;
   /** Each unit's expiry when it was selected or quoted: one extended elsewhere since is not extended again. */
   expiries?: ReadonlyMap<string, string | undefined> | undefined;
-  /** Units this run read while planning the batch, moments before: extendSafely does not read them again. */
-  units?: ReadonlyMap<string, Unit> | undefined;
   onEvent?: BulkOptions<string>['onEvent'];
   /** Told which refs another run is extending at this moment (they are left to it), before any request. */
   onHeldElsewhere?: (refs: string[]) => void;
@@ -178,7 +169,6 @@ export async function extendBatch(ctx: { signal: AbortSignal }, api: ApiClient, 
           ledger: held,
           priceUsd: o.quote.unitPrice,
           selectedExpiry: o.expiries?.get(ref),
-          unit: o.units?.get(ref),
         }),
       ),
     );

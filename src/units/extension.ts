@@ -16,7 +16,7 @@ import { settleCharge, type Charge } from './charge.js';
 import { extendBatch, extensionSpend } from './extend-safely.js';
 import type { PayingRun } from './purchase.js';
 import { assertAffordable, assertWithinMaxSpend, cents, priceFor, quoteExtension, type Quote } from './quote.js';
-import type { ExtendResult, Unit } from './types.js';
+import type { ExtendResult } from './types.js';
 import { ConflictError } from '../errors.js';
 
 export interface ExtensionInput {
@@ -49,8 +49,6 @@ export interface Fit {
 export interface ExtensionPlan {
   input: ExtensionInput & { pools: ReadonlyMap<string, string> | undefined };
   refs: readonly string[];
-  /** The units planning read (their pools, their expiries for --fit): each is read once per run. */
-  units: ReadonlyMap<string, Unit>;
   quote: Quote;
   what: string;
   spend: Spend;
@@ -62,12 +60,8 @@ export interface ExtensionSteps {
   onFit?: ((fit: Fit) => void) | undefined;
   /** The front door's own checks on the quote (the agent server's expiry, price, --budget); throw to refuse. */
   check?: ((quote: Quote) => void) | undefined;
-  /**
-   * Asked once every check has passed (the CLI's prompt); throws to decline. Resolves to 'asked'
-   * when a person was asked: the units read before are then read again right before each attempt,
-   * as an answer may take minutes and another run may have extended one meanwhile.
-   */
-  confirm?: ((plan: ExtensionPlan) => Promise<undefined | 'asked'>) | undefined;
+  /** Asked once every check has passed (the CLI's prompt); throws to decline. */
+  confirm?: ((plan: ExtensionPlan) => Promise<void>) | undefined;
   onEvent?: BulkOptions<string>['onEvent'];
   onHeldElsewhere?: ((refs: string[]) => void) | undefined;
 }
@@ -84,11 +78,8 @@ export interface Extension {
 
 const plural = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
 
-/**
- * The pools of units the caller did not know, read when the profile's countries have to be checked.
- * The units read are put in `units`, so nothing later in the run reads them again.
- */
-async function poolsFor(run: PayingRun, input: ExtensionInput, units: Map<string, Unit>): Promise<ReadonlyMap<string, string> | undefined> {
+/** The pools of units the caller did not know, read when the profile's countries have to be checked. */
+async function poolsFor(run: PayingRun, input: ExtensionInput): Promise<ReadonlyMap<string, string> | undefined> {
   const known = input.pools;
   if (!(await policyNow(run.ledger))?.allowedCountries) return known;
   const missing = input.refs.filter((r) => !known?.has(r));
@@ -97,21 +88,17 @@ async function poolsFor(run: PayingRun, input: ExtensionInput, units: Map<string
   for (const o of read.outcomes) if (!o.ok) throw o.error;
   if (read.pending.length > 0) throw new InterruptedError('cancelled before every unit was read; nothing was extended');
   const pools = new Map(known ?? []);
-  for (const o of read.outcomes) {
-    if (!o.ok) continue;
-    units.set(o.label, o.value);
-    if (o.value.poolId) pools.set(o.label, o.value.poolId);
-  }
+  for (const o of read.outcomes) if (o.ok && o.value.poolId) pools.set(o.label, o.value.poolId);
   return pools;
 }
 
 /**
  * --fit: the units the least of --max-spend, max-spend-per-run and what the daily budget has left
  * pays for at today's price, soonest-expiring first. Units named by ref come without their expiry:
- * when some must be left out, each not read already is read first (GET, kept in `units`), so the
- * ones kept are the soonest-expiring as promised and said, not the first typed.
+ * when some must be left out, each is read first (GET), so the ones kept are the soonest-expiring
+ * as promised and said, not the first typed.
  */
-async function fitExtension(run: PayingRun, input: ExtensionInput, prices: shapes.Prices, units: Map<string, Unit>): Promise<Fit> {
+async function fitExtension(run: PayingRun, input: ExtensionInput, prices: shapes.Prices): Promise<Fit> {
   const unitPrice = priceFor(prices, input.period, 'an extension');
   const policy = await policyNow(run.ledger);
   const bounds: { usd: number; says: string }[] = [];
@@ -123,11 +110,11 @@ async function fitExtension(run: PayingRun, input: ExtensionInput, prices: shape
     bounds.push({ usd: left, says: `the daily budget (${money(left)} left of max-spend-per-day ${money(policy.maxSpendPerDay)})` });
   const bound = bounds.reduce((a, b) => (cents(b.usd) < cents(a.usd) ? b : a));
   const affordable = unitPrice > 0 ? Math.floor(cents(bound.usd) / cents(unitPrice)) : input.refs.length;
-  let expiries = input.expiries;
-  if (!expiries && affordable < input.refs.length) {
-    await Promise.all(input.refs.filter((r) => !units.has(r)).map(async (r) => units.set(r, await getUnit(run.api, r))));
-    expiries = new Map(input.refs.map((r) => [r, units.get(r)?.expiresAt] as const));
-  }
+  const expiries =
+    input.expiries ??
+    (affordable < input.refs.length
+      ? new Map(await Promise.all(input.refs.map(async (r) => [r, (await getUnit(run.api, r)).expiresAt] as const)))
+      : undefined);
   const when = (r: string) => Date.parse(expiries?.get(r) ?? '') || Number.POSITIVE_INFINITY;
   const order = expiries ? [...input.refs].sort((a, b) => when(a) - when(b)) : [...input.refs];
   const fit = { refs: order.slice(0, affordable), left: order.slice(affordable), unitPrice, bound: bound.says, boundUsd: bound.usd };
@@ -149,13 +136,12 @@ export async function planExtension(
     throw new UsageError("--fit fits the batch under --max-spend or the profile's budget: give --max-spend USD too", {
       hint: 'or set a budget: proxyctl config set max-spend-per-run 100',
     });
-  const units = new Map<string, Unit>();
-  const pools = await poolsFor(run, given, units);
+  const pools = await poolsFor(run, given);
   let input = { ...given, pools };
   let fit: Fit | undefined;
   if (input.fit) {
     const prices = input.prices ?? (await getPrices(run.api));
-    fit = await fitExtension(run, input, prices, units);
+    fit = await fitExtension(run, input, prices);
     steps.onFit?.(fit);
     input = {
       ...input,
@@ -168,7 +154,7 @@ export async function planExtension(
   await noteBalance(run.ledger, quote.balanceUsd);
   const what = input.what ?? `extending ${plural(input.refs.length)} by ${input.period}`;
   // With --fit the batch already fits the bound; the user's ceiling is still checked as given.
-  return { input, refs: input.refs, units, quote, what, spend: extensionSpend(quote, input.period, input.refs, pools), fit };
+  return { input, refs: input.refs, quote, what, spend: extensionSpend(quote, input.period, input.refs, pools), fit };
 }
 
 /** A dry run: the plan and, when the profile has rules, their verdict now. */
@@ -187,7 +173,7 @@ export async function extend(run: PayingRun, given: ExtensionInput, steps: Exten
   assertWithinMaxSpend(q, input.maxSpend, plan.what);
   assertAffordable(q, plan.what);
   steps.check?.(q);
-  const asked = (await steps.confirm?.(plan)) === 'asked';
+  await steps.confirm?.(plan);
   let heldElsewhere: string[] = [];
   // Units another run is extending right now are left to it: two overlapping renewals never
   // extend one unit twice (src/ledger/budget.ts holds the refs across processes).
@@ -198,8 +184,6 @@ export async function extend(run: PayingRun, given: ExtensionInput, steps: Exten
     ledger: run.ledger,
     pools: input.pools,
     expiries: input.expiries,
-    // Read moments ago by this run, with nobody asked since: each unit is read once per run.
-    units: asked ? undefined : plan.units,
     ...(steps.onEvent ? { onEvent: steps.onEvent } : {}),
     onHeldElsewhere: (refs) => {
       heldElsewhere = refs;

@@ -84,10 +84,7 @@ export async function extendUnits(given: ExtendOptions, ctx: Context): Promise<v
       if (given.confirm && !ctx.globals.yes) {
         printQuote(ctx, plan.quote, plan.what);
         await confirmCharge(given.confirm, 'extend', plan.quote);
-        return 'asked';
-      }
-      if (given.what) ctx.notice(describeQuote(plan.quote, plan.what));
-      return undefined;
+      } else if (given.what) ctx.notice(describeQuote(plan.quote, plan.what));
     },
     onEvent: progressRenderer(ctx),
     onHeldElsewhere: (held) =>
