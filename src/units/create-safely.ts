@@ -10,7 +10,7 @@ import { deriveIdempotencyKey } from './idempotency.js';
 import { inFlight as purchasesInFlight } from '../in-flight.js';
 import type { CreateBody, Unit } from './types.js';
 import { runBulk, UpstreamBreaker, type BulkOptions, type BulkReport } from './bulk.js';
-import { createEntry, enter, type Ledger, type LedgerEntry } from '../ledger/index.js';
+import { createEntry, enter, type JournalStore, type Ledger, type LedgerEntry } from '../ledger/index.js';
 
 export interface CreateOptions {
   baseKey: string;
@@ -90,44 +90,79 @@ export async function rememberPurchase(api: ApiClient, baseKey: string, index: n
   await api.records?.set(purchaseKey(api, baseKey, index), { proxyRef, at: Date.now() } satisfies SavedPurchase).catch(() => undefined);
 }
 
-/** Generations of an item's key looked for in the journal: each refunded attempt moves one on (at most 4 a run). */
+/** Generations of an item's key looked for in the journal (each refunded attempt moves one on). */
 const JOURNAL_GENERATIONS = 16;
 
 /**
  * The purchase records of a batch, recovered from the ledger's journal where this machine's records
  * lack them: the SDK's in-memory cache in a new process, another cache directory, a run on another
  * machine of a team. Each debit entered names its item's key, so the item it bought is known, and a
- * resume reads that unit by its ref (never buying it again, even past the API's key window) and
- * leaves it out of what it quotes and holds against the daily budget: the journal already counts it.
+ * resume reads that unit by its ref (never buying it again) and leaves it out of what it quotes and
+ * holds against the daily budget: the journal already counts it. The journal says what the key was
+ * used for, as the key-use record does (assertKeyFits): a purchase under this key of another pool or
+ * period is `idempotency_key_reused`, and one made more than 24 hours ago `idempotency_key_expired`
+ * (the API has forgotten the key, so the batch's other items would be bought again), both before
+ * anything is sent. The journal is streamed: only this batch's entries are held.
  */
 export async function recoverPurchases(
   api: ApiClient,
-  journal: { read(): Promise<readonly LedgerEntry[]> },
+  journal: Pick<JournalStore, 'pages'>,
   baseKey: string,
+  body: CreateBody,
   count: number,
 ): Promise<void> {
   if (!api.records) return;
-  const now = Date.now();
-  const byKey = new Map<string, LedgerEntry>();
-  for (const e of await journal.read()) {
-    const at = Date.parse(e.at);
-    if (e.operation === 'create' && e.idempotencyKey && Number.isFinite(at) && now - at < KEY_WINDOW_MS) byKey.set(e.idempotencyKey, e);
+  const wanted = new Map<string, { index: number; generation: number }>();
+  for (let i = 0; i < count; i++)
+    for (let g = 0; g < JOURNAL_GENERATIONS; g++) wanted.set(deriveIdempotencyKey(baseKey, i, g), { index: i, generation: g });
+  const found = new Map<number, { entry: LedgerEntry; generation: number }>();
+  try {
+    for await (const page of journal.pages({ ordered: false }))
+      for (const e of page) {
+        const w = e.operation === 'create' && e.idempotencyKey ? wanted.get(e.idempotencyKey) : undefined;
+        if (!w) continue;
+        const had = found.get(w.index);
+        if (!had || w.generation < had.generation) found.set(w.index, { entry: e, generation: w.generation });
+      }
+  } catch {
+    // A journal that cannot be read: the run quotes and holds the whole batch, as before (never less).
+    return;
   }
-  if (byKey.size === 0) return;
-  const known = await purchasesEarlier(api, baseKey, count);
-  let left = byKey.size;
-  for (let i = 0; i < count && left > 0; i++) {
-    for (let g = 0; g < JOURNAL_GENERATIONS; g++) {
-      const e = byKey.get(deriveIdempotencyKey(baseKey, i, g));
-      if (!e) continue;
-      left -= 1;
-      if (known.has(i)) break;
-      const at = Date.parse(e.at);
-      await api.records.set(purchaseKey(api, baseKey, i), { proxyRef: e.ref, at } satisfies SavedPurchase).catch(() => undefined);
-      if (g > 0)
-        await api.records.set(generationKey(api, baseKey, i), { generation: g, at } satisfies SavedGeneration).catch(() => undefined);
-      break;
-    }
+  if (found.size === 0) return;
+  const now = Date.now();
+  for (const { entry } of found.values()) {
+    const at = Date.parse(entry.at);
+    if (!Number.isFinite(at) || now - at >= KEY_WINDOW_MS)
+      throw new UsageError(
+        `idempotency key ${baseKey} bought ${entry.ref} at ${entry.at}, more than 24 hours ago: the API no longer replays it, so sending it again could buy a second time; nothing was sent`,
+        {
+          code: 'idempotency_key_expired',
+          hint: 'see what it bought with proxyctl spend or proxyctl units list; buy anything still missing with a new key (leave --idempotency-key out)',
+        },
+      );
+    const otherPool = entry.poolId !== undefined && body.poolId !== undefined && entry.poolId !== body.poolId;
+    const otherPeriod = entry.period !== undefined && body.period !== undefined && entry.period !== body.period;
+    if (otherPool || otherPeriod)
+      throw new ConflictError(
+        `idempotency key ${baseKey} bought ${entry.ref} (${entry.poolId ?? '?'}, ${entry.period ?? '?'}) at ${entry.at}; this command asks for ${body.poolId ?? '?'}, ${body.period}; nothing was sent`,
+        {
+          code: 'idempotency_key_reused',
+          hint: 'use a new key for a new purchase (leave --idempotency-key out and proxyctl picks one), or repeat the first command exactly to finish it',
+        },
+      );
+  }
+  let known: Awaited<ReturnType<typeof purchasesEarlier>>;
+  try {
+    known = await purchasesEarlier(api, baseKey, count);
+  } catch {
+    return;
+  }
+  for (const [i, { entry, generation }] of found) {
+    if (known.has(i)) continue;
+    const at = Date.parse(entry.at);
+    await api.records.set(purchaseKey(api, baseKey, i), { proxyRef: entry.ref, at } satisfies SavedPurchase).catch(() => undefined);
+    if (generation > 0)
+      await api.records.set(generationKey(api, baseKey, i), { generation, at } satisfies SavedGeneration).catch(() => undefined);
   }
 }
 

@@ -80,7 +80,7 @@ export async function purchase(run: PayingRun, input: CreateInput, steps: Purcha
   const { api, ledger } = run;
   // A batch resumed with its key: what the dead run entered in the journal counts as bought, even
   // where this machine's purchase records lack it (the SDK in a new process, another machine).
-  if (input.baseKey && ledger) await recoverPurchases(api, ledger.journal, input.baseKey, input.count).catch(() => undefined);
+  if (input.baseKey && ledger) await recoverPurchases(api, ledger.journal, input.baseKey, input.body, input.count);
   const plan = steps.plan ?? (await planPurchase(api, input));
   await noteBalance(ledger, plan.quote.balanceUsd);
   if (plan.toBuy > 0) {
